@@ -1,0 +1,26 @@
+/** @module Handlers of rewards, redemptions, grants and reward codes. */
+import { createRouter, numericId, ok, okList } from "../../http/router.js";
+import * as routes from "./rewards.routes.js";
+
+export const rewardsRouter = createRouter()
+  .openapi(routes.redeemReward, (c) => {
+    const body = c.req.valid("json");
+    return ok(c, c.var.shop.redeemReward(c.req.valid("param").id, body.reward_product_id, body.variable_amount));
+  })
+  .openapi(routes.grantReward, (c) => {
+    const body = c.req.valid("json");
+    return ok(c, c.var.shop.grantReward(c.req.valid("param").id, body.reward_product_id, body.variable_amount));
+  })
+  .openapi(routes.listRewardCodes, (c) => {
+    return okList(c, c.var.shop.listRewardCodes(c.req.valid("param").id, c.req.valid("query").available ?? false));
+  })
+  .openapi(routes.useRewardCode, (c) => {
+    const { id, codeId } = c.req.valid("param");
+    return ok(c, c.var.shop.useRewardCode(id, numericId(codeId)));
+  })
+  .openapi(routes.voidRewardCode, (c) => {
+    const { id, codeId } = c.req.valid("param");
+    return ok(c, c.var.shop.voidRewardCode(id, numericId(codeId)));
+  })
+  .openapi(routes.listRewards, (c) => okList(c, c.var.shop.listRewards()))
+  .openapi(routes.getReward, (c) => ok(c, c.var.shop.getReward(numericId(c.req.valid("param").id))));

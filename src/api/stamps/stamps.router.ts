@@ -1,0 +1,22 @@
+/** @module Handlers of stamp movements and the activity ledger. */
+import { createRouter, ok, okPage } from "../../http/router.js";
+import { pageQuery } from "../../http/params.js";
+import * as routes from "./stamps.routes.js";
+
+function manual(body: { stamps: number; comment?: string | undefined; internal_comment?: string | undefined }) {
+  return {
+    stamps: body.stamps,
+    ...(body.comment !== undefined && { comment: body.comment }),
+    ...(body.internal_comment !== undefined && { internalComment: body.internal_comment }),
+  };
+}
+
+export const stampsRouter = createRouter()
+  .openapi(routes.awardStamps, (c) => ok(c, c.var.shop.awardStamps(c.req.valid("param").id, manual(c.req.valid("json")))))
+  .openapi(routes.adjustStamps, (c) => ok(c, c.var.shop.adjustStamps(c.req.valid("param").id, manual(c.req.valid("json")))))
+  .openapi(routes.processEarnRule, (c) =>
+    ok(c, c.var.shop.processEarnRule(c.req.valid("param").id, c.req.valid("json").earn_rule_id)),
+  )
+  .openapi(routes.listActivities, (c) => {
+    return okPage(c, c.var.shop.listActivities(c.req.valid("param").id, pageQuery(c.req.valid("query"))));
+  });

@@ -1,0 +1,91 @@
+/**
+ * createApp(deps): the whole HTTP surface. The API routers under the production base path,
+ * behind credentials and the rate limit; the OpenAPI document and docs; one error handler that
+ * writes every failure in the documented envelope.
+ * @module
+ */
+import { HTTPException } from "hono/http-exception";
+import { bodyLimit } from "hono/body-limit";
+import { customersRouter } from "./api/customers/customers.router.js";
+import { programRouter } from "./api/program/program.router.js";
+import { rewardsRouter } from "./api/rewards/rewards.router.js";
+import { stampsRouter } from "./api/stamps/stamps.router.js";
+import type { Engine } from "./engine/engine.js";
+import { DomainError } from "./engine/errors.js";
+import { authenticate, RateLimiter, requireJsonBody } from "./http/auth.js";
+import { mountDocs } from "./http/docs.js";
+import { sendError } from "./http/errors.js";
+import { API_BASE, createRouter } from "./http/router.js";
+import { openApiConfig } from "./openapi.js";
+
+export interface AppDeps {
+  engine: Engine;
+  /** Largest accepted request body in bytes (default 1 MiB). */
+  bodyLimitBytes?: number;
+  /** Called with unexpected errors (bugs) before the 500 is written. */
+  onBug?: (error: unknown) => void;
+}
+
+export function createApp(deps: AppDeps) {
+  const { engine } = deps;
+  const limiter = new RateLimiter(engine.clock);
+  const app = createRouter();
+
+  app.use("*", async (c, next) => {
+    c.set("clock", engine.clock);
+    await next();
+  });
+  app.use(
+    `${API_BASE}/*`,
+    authenticate(engine, limiter),
+    bodyLimit({
+      maxSize: deps.bodyLimitBytes ?? 1024 * 1024,
+      onError: (c) => sendError(c, new DomainError("PAYLOAD_TOO_LARGE", `Request body is larger than ${deps.bodyLimitBytes ?? 1024 * 1024} bytes`)),
+    }),
+    requireJsonBody,
+  );
+
+  const api = app
+    .route(API_BASE, customersRouter)
+    .route(API_BASE, stampsRouter)
+    .route(API_BASE, rewardsRouter)
+    .route(API_BASE, programRouter);
+
+  app.openAPIRegistry.registerComponent("securitySchemes", "ApiKey", {
+    type: "apiKey",
+    in: "header",
+    name: "X-Api-Key",
+    description: "The shop's API key (default `sim_key`)",
+  });
+  app.openAPIRegistry.registerComponent("securitySchemes", "ApiSecret", {
+    type: "apiKey",
+    in: "header",
+    name: "X-Api-Secret",
+    description: "The shop's API secret (default `sim_secret`)",
+  });
+
+  app.get("/openapi.json", (c) => {
+    const origin = new URL(c.req.url).origin;
+    return c.json(app.getOpenAPI31Document(openApiConfig([{ url: origin, description: "This simulator" }])));
+  });
+  mountDocs(app);
+
+  app.notFound((c) => sendError(c, new DomainError("NOT_FOUND", `No route for ${c.req.method} ${c.req.path}`)));
+  app.onError((error, c) => {
+    if (error instanceof DomainError) return sendError(c, error);
+    if (error instanceof HTTPException && error.status === 400) {
+      // Hono's JSON validator throws this for a body that does not parse.
+      return sendError(
+        c,
+        new DomainError("VALIDATION_ERROR", "Request body is not valid JSON", [{ in: "body", path: "(root)", message: "is not valid JSON" }]),
+      );
+    }
+    deps.onBug?.(error);
+    return sendError(c, new DomainError("INTERNAL_ERROR"));
+  });
+
+  return { app, api, limiter };
+}
+
+export type App = ReturnType<typeof createApp>["app"];
+export type ApiRoutes = ReturnType<typeof createApp>["api"];

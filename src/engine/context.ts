@@ -1,0 +1,63 @@
+/**
+ * What every engine operation works with: one shop's store, the clock and the random source.
+ * Also the guards every operation starts with.
+ * @module
+ */
+import type { ShopStore } from "../store/shop-store.js";
+import type { CustomerRecord, RewardRecord, TierRecord, EarnRuleRecord } from "../store/types.js";
+import type { Clock } from "./clock.js";
+import { DomainError } from "./errors.js";
+import type { RandomSource } from "./random.js";
+import { settleExpiry } from "./ledger.js";
+
+export interface EngineContext {
+  store: ShopStore;
+  clock: Clock;
+  random: RandomSource;
+}
+
+/** The customer, with any stamps that expired by now already taken out of the balance. */
+export function requireCustomer(ctx: EngineContext, id: string): CustomerRecord {
+  const customer = ctx.store.customer(id);
+  if (!customer) throw new DomainError("CUSTOMER_NOT_FOUND", `Customer ${id} not found`);
+  settleExpiry(ctx, customer);
+  return customer;
+}
+
+/** Refuses any stamp or reward change for a removed or merged customer, saying why. */
+export function requireChangeable(customer: CustomerRecord): void {
+  if (customer.excluded) {
+    throw new DomainError(
+      "ACTIVITY_NOT_AWARDED",
+      `Customer ${customer.id} is removed from the loyalty program; re-include them with PATCH {"excluded": false} first`,
+    );
+  }
+  if (customer.mergedIntoCustomerId !== undefined) {
+    throw new DomainError(
+      "ACTIVITY_NOT_AWARDED",
+      `Customer ${customer.id} was merged into customer ${customer.mergedIntoCustomerId}; use that customer instead`,
+    );
+  }
+}
+
+export function findTier(ctx: EngineContext, id: number): TierRecord | undefined {
+  return ctx.store.data.program.tiers.find((t) => t.id === id);
+}
+
+export function requireTier(ctx: EngineContext, id: number): TierRecord {
+  const tier = findTier(ctx, id);
+  if (!tier) throw new DomainError("TIER_NOT_FOUND", `Tier ${id} not found`);
+  return tier;
+}
+
+export function requireReward(ctx: EngineContext, id: number): RewardRecord {
+  const reward = ctx.store.data.program.rewards.find((r) => r.id === id);
+  if (!reward) throw new DomainError("REWARD_NOT_FOUND", `Reward ${id} not found`);
+  return reward;
+}
+
+export function requireEarnRule(ctx: EngineContext, id: number): EarnRuleRecord {
+  const rule = ctx.store.data.program.earnRules.find((r) => r.id === id);
+  if (!rule) throw new DomainError("EARN_RULE_NOT_FOUND", `Earn rule ${id} not found`);
+  return rule;
+}

@@ -1,0 +1,55 @@
+/**
+ * Domain errors: the engine throws these, the HTTP layer maps them to the error envelope in one
+ * place. Codes and statuses are production's (see upstream-facts.md).
+ * @module
+ */
+
+export const ERROR_CATALOG = {
+  UNAUTHORIZED: { status: 401, message: "Invalid API credentials" },
+  API_ACCESS_DISABLED: { status: 403, message: "API access is not enabled for this shop" },
+  PLAN_UPGRADE_REQUIRED: { status: 403, message: "The REST API requires a paid plan" },
+  NOT_FOUND: { status: 404, message: "Route not found" },
+  CUSTOMER_NOT_FOUND: { status: 404, message: "Customer not found" },
+  TIER_NOT_FOUND: { status: 404, message: "Tier not found" },
+  REWARD_CODE_NOT_FOUND: { status: 404, message: "Reward code not found" },
+  EARN_RULE_NOT_FOUND: { status: 404, message: "Earn rule not found" },
+  REWARD_NOT_FOUND: { status: 404, message: "Reward not found" },
+  PAYLOAD_TOO_LARGE: { status: 413, message: "Request body is too large" },
+  VALIDATION_ERROR: { status: 422, message: "Request validation failed" },
+  VOID_FAILED: { status: 422, message: "Reward code cannot be voided" },
+  ACTIVITY_NOT_AWARDED: { status: 422, message: "Activity could not be awarded" },
+  INSUFFICIENT_STAMPS: { status: 422, message: "Customer does not have enough stamps" },
+  RATE_LIMITED: { status: 429, message: "Rate limit exceeded" },
+  INTERNAL_ERROR: { status: 500, message: "Internal server error" },
+} as const satisfies Record<string, { status: number; message: string }>;
+
+export type ErrorCode = keyof typeof ERROR_CATALOG;
+export const ERROR_CODES = Object.keys(ERROR_CATALOG) as ErrorCode[];
+
+/** One offending input field: where it was, its path, and why it was refused. */
+export interface FieldIssue {
+  in: "body" | "query" | "path" | "header";
+  path: string;
+  message: string;
+}
+
+export class DomainError extends Error {
+  readonly status: number;
+
+  constructor(
+    readonly code: ErrorCode,
+    message: string = ERROR_CATALOG[code].message,
+    readonly details?: FieldIssue[],
+  ) {
+    super(message);
+    this.name = "DomainError";
+    this.status = ERROR_CATALOG[code].status;
+  }
+}
+
+/** A 422 VALIDATION_ERROR about one field. */
+export function invalidField(where: FieldIssue["in"], path: string, message: string): DomainError {
+  return new DomainError("VALIDATION_ERROR", ERROR_CATALOG.VALIDATION_ERROR.message, [
+    { in: where, path, message },
+  ]);
+}

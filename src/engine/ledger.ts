@@ -1,0 +1,114 @@
+/**
+ * The only code that moves stamps. Every change is a ledger activity, so a customer's balance is
+ * always the sum of their activities' `stampChange`; after each change the VIP tier is
+ * recalculated, and expiry bookkeeping (rolling clock or fixed lots) is kept.
+ * @module
+ */
+import type { ActivityKind, ActivityRecord, CustomerRecord, ShopSettings } from "../store/types.js";
+import { DAY_MS } from "./clock.js";
+import type { EngineContext } from "./context.js";
+import { DomainError, invalidField } from "./errors.js";
+
+/** Kinds whose stamps count as "earned" towards VIP milestones. Spending never demotes. */
+const EARNING_KINDS: ReadonlySet<ActivityKind> = new Set(["award", "adjust", "earn"]);
+
+export interface StampChange {
+  kind: ActivityKind;
+  change: number;
+  label: string;
+  internalComment?: string;
+  earnRuleId?: number;
+  /** Defaults to the clock's now; expiry writes the instant the stamps expired. */
+  at?: number;
+}
+
+export function applyStampChange(ctx: EngineContext, customer: CustomerRecord, change: StampChange): ActivityRecord {
+  const at = change.at ?? ctx.clock.now();
+  const balance = customer.balance + change.change;
+  if (balance < 0) {
+    throw new DomainError(
+      "INSUFFICIENT_STAMPS",
+      `Customer ${customer.id} has ${customer.balance} stamps; ${-change.change} are needed`,
+    );
+  }
+  if (!Number.isSafeInteger(balance) || !Number.isSafeInteger(customer.earned + Math.max(0, change.change))) {
+    throw invalidField("body", "stamps", `would take the balance beyond ${Number.MAX_SAFE_INTEGER}`);
+  }
+  const activity = ctx.store.appendActivity({
+    customerId: customer.id,
+    kind: change.kind,
+    label: change.label,
+    ...(change.internalComment !== undefined && { internalComment: change.internalComment }),
+    stampChange: change.change,
+    ...(change.earnRuleId !== undefined && { earnRuleId: change.earnRuleId }),
+    createdAt: at,
+  });
+  customer.balance = balance;
+  const settings = ctx.store.data.program.settings;
+  if (change.kind !== "expire" && change.change !== 0) {
+    customer.lastMovementAt = at;
+    if (settings.expiry.mode === "fixed") moveLots(customer, change.change, at + settings.expiry.days * DAY_MS);
+  }
+  if (EARNING_KINDS.has(change.kind) && change.change > 0) {
+    customer.earned += change.change;
+    promote(ctx, customer);
+  }
+  return activity;
+}
+
+/** Fixed expiry: earnings become lots with their own expiry; spending uses the oldest first. */
+function moveLots(customer: CustomerRecord, change: number, expiresAt: number): void {
+  if (change > 0) {
+    customer.lots.push({ amount: change, expiresAt });
+    return;
+  }
+  let due = -change;
+  while (due > 0 && customer.lots.length > 0) {
+    const lot = customer.lots[0]!;
+    const taken = Math.min(lot.amount, due);
+    lot.amount -= taken;
+    due -= taken;
+    if (lot.amount === 0) customer.lots.shift();
+  }
+}
+
+/** Moves the customer up to the highest tier their earned total reaches; never down. */
+function promote(ctx: EngineContext, customer: CustomerRecord): void {
+  const tiers = ctx.store.data.program.tiers;
+  const current = tiers.find((t) => t.id === customer.vipTierId);
+  let best = current;
+  for (const tier of tiers) {
+    if (tier.milestone <= customer.earned && (!best || tier.milestone > best.milestone)) best = tier;
+  }
+  if (best && best !== current) customer.vipTierId = best.id;
+}
+
+/** When the balance expires, or undefined when expiry is off or nothing is left to expire. */
+export function expiresAt(settings: ShopSettings, customer: CustomerRecord): number | undefined {
+  const expiry = settings.expiry;
+  if (expiry.mode === "off" || customer.balance <= 0) return undefined;
+  if (expiry.mode === "fixed") return customer.lots[0]?.expiresAt;
+  return customer.lastMovementAt === undefined ? undefined : customer.lastMovementAt + expiry.days * DAY_MS;
+}
+
+/**
+ * Takes out every stamp whose expiry has passed, one activity per expiry, dated when the stamps
+ * expired. Called before any read or write of a customer, so the ledger stays in time order.
+ * Removed customers are excluded from balance recalculation, so nothing expires for them.
+ */
+export function settleExpiry(ctx: EngineContext, customer: CustomerRecord): void {
+  const settings = ctx.store.data.program.settings;
+  if (settings.expiry.mode === "off" || customer.excluded) return;
+  const now = ctx.clock.now();
+  for (;;) {
+    const at = expiresAt(settings, customer);
+    if (at === undefined || at > now) return;
+    const amount = settings.expiry.mode === "fixed" ? customer.lots.shift()!.amount : customer.balance;
+    applyStampChange(ctx, customer, {
+      kind: "expire",
+      change: -amount,
+      label: `${amount} ${amount === 1 ? settings.stampBrandingSingular : settings.stampBrandingPlural} expired`,
+      at,
+    });
+  }
+}

@@ -1,0 +1,137 @@
+/**
+ * Rewards: redeem (spend stamps for a code), grant (a code at no cost), and the life of a code:
+ * use (no refund) and void (refund what it cost).
+ * @module
+ */
+import type { CodeRecord, CustomerRecord, RewardRecord } from "../store/types.js";
+import { findTier, requireChangeable, requireCustomer, requireReward, type EngineContext } from "./context.js";
+import { DomainError, invalidField } from "./errors.js";
+import { applyStampChange } from "./ledger.js";
+import { randomCodeSuffix } from "./random.js";
+import { codeView, isListed, rewardView, type Reward, type RewardCode } from "./views.js";
+
+export interface RedemptionResult {
+  code: string;
+  name: string;
+  stampBalance: number;
+}
+
+export function listRewards(ctx: EngineContext): Reward[] {
+  return ctx.store.data.program.rewards.filter(isListed).map(rewardView);
+}
+
+export function getReward(ctx: EngineContext, id: number): Reward {
+  return rewardView(requireReward(ctx, id));
+}
+
+/** Writes the ledger entry and the code of a redemption or grant. */
+export function issueCode(
+  ctx: EngineContext,
+  customer: CustomerRecord,
+  reward: RewardRecord,
+  cost: number,
+  label: string,
+): CodeRecord {
+  applyStampChange(ctx, customer, { kind: cost > 0 ? "redeem" : "grant", change: -cost, label });
+  return ctx.store.addCode({
+    customerId: customer.id,
+    rewardId: reward.id,
+    name: reward.name,
+    code: `${ctx.store.data.program.settings.codePrefix}-${randomCodeSuffix(ctx.random)}`,
+    used: false,
+    voided: false,
+    cost,
+    createdAt: ctx.clock.now(),
+  });
+}
+
+/** The stamp cost of a reward: its price, or the requested amount for a variable reward. */
+function costOf(reward: RewardRecord, variableAmount: number | undefined): number {
+  if (reward.exchangeType !== "variable") return reward.price;
+  if (variableAmount === undefined) {
+    throw invalidField("body", "variable_amount", `is required: reward ${reward.id} is a variable-amount reward`);
+  }
+  const min = reward.minAmount ?? 1;
+  const max = reward.maxAmount ?? Number.MAX_SAFE_INTEGER;
+  if (variableAmount < min || variableAmount > max) {
+    throw invalidField("body", "variable_amount", `must be between ${min} and ${max} for reward ${reward.id}`);
+  }
+  return variableAmount;
+}
+
+export function redeemReward(ctx: EngineContext, id: string, rewardId: number, variableAmount?: number): RedemptionResult {
+  const customer = requireCustomer(ctx, id);
+  const reward = requireReward(ctx, rewardId);
+  requireChangeable(customer);
+  if (reward.tierId !== undefined) {
+    const needed = findTier(ctx, reward.tierId)!;
+    const current = findTier(ctx, customer.vipTierId ?? -1);
+    if (!current || current.milestone < needed.milestone) {
+      throw new DomainError(
+        "REWARD_NOT_FOUND",
+        `Reward ${reward.id} is only available to ${needed.name} tier members and above`,
+      );
+    }
+  }
+  const cost = costOf(reward, variableAmount);
+  if (customer.balance < cost) {
+    throw new DomainError(
+      "INSUFFICIENT_STAMPS",
+      `Customer ${customer.id} has ${customer.balance} stamps; ${reward.name} costs ${cost}`,
+    );
+  }
+  const code = issueCode(ctx, customer, reward, cost, `Redeemed ${reward.name}`);
+  return { code: code.code, name: code.name, stampBalance: customer.balance };
+}
+
+export function grantReward(ctx: EngineContext, id: string, rewardId: number, variableAmount?: number): RedemptionResult {
+  const customer = requireCustomer(ctx, id);
+  const reward = requireReward(ctx, rewardId);
+  requireChangeable(customer);
+  if (reward.exchangeType === "variable" && variableAmount !== undefined) costOf(reward, variableAmount);
+  const code = issueCode(ctx, customer, reward, 0, `Granted ${reward.name}`);
+  return { code: code.code, name: code.name, stampBalance: customer.balance };
+}
+
+export function listRewardCodes(ctx: EngineContext, id: string, availableOnly: boolean): RewardCode[] {
+  requireCustomer(ctx, id);
+  const codes = ctx.store.codesOf(id);
+  return (availableOnly ? codes.filter((c) => !c.used) : codes).map(codeView);
+}
+
+function requireCode(ctx: EngineContext, customerId: string, codeId: number): CodeRecord {
+  const code = ctx.store.code(codeId);
+  // A code of another customer is "not found", as production answers.
+  if (!code || code.customerId !== customerId) {
+    throw new DomainError("REWARD_CODE_NOT_FOUND", `Reward code ${codeId} not found for customer ${customerId}`);
+  }
+  return code;
+}
+
+/** Marks the code used (deactivated on the platform). Using it again changes nothing. */
+export function useRewardCode(ctx: EngineContext, id: string, codeId: number): RewardCode {
+  requireCustomer(ctx, id);
+  const code = requireCode(ctx, id, codeId);
+  code.used = true;
+  ctx.store.touch();
+  return codeView(code);
+}
+
+/**
+ * Refunds what the code cost and deactivates it. A voided code reads back `used: true`: it can no
+ * longer be used, which is what `used` tells an app.
+ */
+export function voidRewardCode(ctx: EngineContext, id: string, codeId: number): RewardCode {
+  const customer = requireCustomer(ctx, id);
+  const code = requireCode(ctx, id, codeId);
+  if (code.voided) throw new DomainError("VOID_FAILED", `Reward code ${codeId} was already voided`);
+  if (code.used) throw new DomainError("VOID_FAILED", `Reward code ${codeId} was already used and cannot be voided`);
+  requireChangeable(customer);
+  if (code.cost > 0) {
+    applyStampChange(ctx, customer, { kind: "refund", change: code.cost, label: `Refund for voided ${code.name}` });
+  }
+  code.voided = true;
+  code.used = true;
+  ctx.store.touch();
+  return codeView(code);
+}

@@ -1,0 +1,115 @@
+/**
+ * One shop's loyalty engine: every operation of the API as a method, over the shop's store, the
+ * shared clock and the shop's seeded random source. No HTTP here.
+ * @module
+ */
+import type { ShopStore } from "../store/shop-store.js";
+import type { ShopAccess } from "../store/types.js";
+import type { Clock } from "./clock.js";
+import type { EngineContext } from "./context.js";
+import * as catalog from "./catalog.js";
+import * as customers from "./customers.js";
+import type { PageQuery } from "./pagination.js";
+import type { RandomSource } from "./random.js";
+import * as rewards from "./rewards.js";
+import * as stamps from "./stamps.js";
+
+export class ShopEngine {
+  readonly ctx: EngineContext;
+
+  constructor(store: ShopStore, clock: Clock, random: RandomSource) {
+    this.ctx = { store, clock, random };
+  }
+
+  get id(): string {
+    return this.ctx.store.id;
+  }
+
+  get store(): ShopStore {
+    return this.ctx.store;
+  }
+
+  get access(): ShopAccess {
+    return this.ctx.store.data.access;
+  }
+
+  listCustomers(filter: customers.CustomerFilter, query: PageQuery) {
+    return customers.listCustomers(this.ctx, filter, query);
+  }
+  getCustomer(id: string) {
+    return customers.getCustomer(this.ctx, id);
+  }
+  updateCustomer(id: string, patch: customers.CustomerPatch) {
+    return customers.updateCustomer(this.ctx, id, patch);
+  }
+  setCustomerTier(id: string, change: customers.TierChange) {
+    return customers.setCustomerTier(this.ctx, id, change);
+  }
+  syncCustomer(input: customers.NewCustomer) {
+    return customers.syncCustomer(this.ctx, input);
+  }
+  mergeCustomer(id: string, intoId: string) {
+    return customers.mergeCustomer(this.ctx, id, intoId);
+  }
+  awardStamps(id: string, input: stamps.ManualStamps) {
+    return stamps.awardStamps(this.ctx, id, input);
+  }
+  adjustStamps(id: string, input: stamps.ManualStamps) {
+    return stamps.adjustStamps(this.ctx, id, input);
+  }
+  processEarnRule(id: string, ruleId: number) {
+    return stamps.processEarnRule(this.ctx, id, ruleId);
+  }
+  listActivities(id: string, query: PageQuery) {
+    return stamps.listActivities(this.ctx, id, query);
+  }
+  listRewardCodes(id: string, availableOnly: boolean) {
+    return rewards.listRewardCodes(this.ctx, id, availableOnly);
+  }
+  useRewardCode(id: string, codeId: number) {
+    return rewards.useRewardCode(this.ctx, id, codeId);
+  }
+  voidRewardCode(id: string, codeId: number) {
+    return rewards.voidRewardCode(this.ctx, id, codeId);
+  }
+  redeemReward(id: string, rewardId: number, variableAmount?: number) {
+    return rewards.redeemReward(this.ctx, id, rewardId, variableAmount);
+  }
+  grantReward(id: string, rewardId: number, variableAmount?: number) {
+    return rewards.grantReward(this.ctx, id, rewardId, variableAmount);
+  }
+  listRewards() {
+    return rewards.listRewards(this.ctx);
+  }
+  getReward(id: number) {
+    return rewards.getReward(this.ctx, id);
+  }
+  getShop() {
+    return catalog.getShop(this.ctx);
+  }
+  listTiers() {
+    return catalog.listTiers(this.ctx);
+  }
+  getTier(id: number) {
+    return catalog.getTier(this.ctx, id);
+  }
+  listEarnRules() {
+    return catalog.listEarnRules(this.ctx);
+  }
+  getEarnRule(id: number) {
+    return catalog.getEarnRule(this.ctx, id);
+  }
+  listBeacons() {
+    return catalog.listBeacons(this.ctx);
+  }
+
+  /** The invariant every test checks: each balance equals the sum of its ledger. */
+  ledgerMismatches(): string[] {
+    const out: string[] = [];
+    for (const c of this.store.data.customers) {
+      const sum = this.store.activitiesOf(c.id).reduce((s, a) => s + a.stampChange, 0);
+      if (sum !== c.balance) out.push(`${c.id}: balance ${c.balance}, ledger ${sum}`);
+    }
+    return out;
+  }
+}

@@ -1,0 +1,101 @@
+/**
+ * Stamp movements an app asks for: award, adjust, processing an earn rule; and the ledger read.
+ * @module
+ */
+import type { ActivityRecord, CustomerRecord, EarnLimit } from "../store/types.js";
+import { DAY_MS } from "./clock.js";
+import { findTier, requireChangeable, requireCustomer, requireEarnRule, type EngineContext } from "./context.js";
+import { DomainError } from "./errors.js";
+import { applyStampChange } from "./ledger.js";
+import { paginate, type Page, type PageQuery } from "./pagination.js";
+import { activityView, type Activity } from "./views.js";
+
+export interface StampResult {
+  customerId: string;
+  stampChange: number;
+  stampBalance: number;
+}
+
+export interface ManualStamps {
+  stamps: number;
+  comment?: string;
+  internalComment?: string;
+}
+
+export const DEFAULT_INTERNAL_COMMENT = "API adjustment";
+
+function manualChange(ctx: EngineContext, id: string, kind: "award" | "adjust", input: ManualStamps): StampResult {
+  const customer = requireCustomer(ctx, id);
+  requireChangeable(customer);
+  applyStampChange(ctx, customer, {
+    kind,
+    change: input.stamps,
+    label: input.comment ?? ctx.store.data.program.settings.manualAdjustmentLabel,
+    internalComment: input.internalComment ?? DEFAULT_INTERNAL_COMMENT,
+  });
+  return { customerId: customer.id, stampChange: input.stamps, stampBalance: customer.balance };
+}
+
+/** Adds `stamps` (>= 1, checked by the caller's schema). */
+export function awardStamps(ctx: EngineContext, id: string, input: ManualStamps): StampResult {
+  return manualChange(ctx, id, "award", input);
+}
+
+/** Adds or deducts; a deduction below zero is INSUFFICIENT_STAMPS and changes nothing. */
+export function adjustStamps(ctx: EngineContext, id: string, input: ManualStamps): StampResult {
+  return manualChange(ctx, id, "adjust", input);
+}
+
+const PERIOD_MS = { day: DAY_MS, week: 7 * DAY_MS, year: 365 * DAY_MS } as const;
+
+/** Why the rule may not award this customer now, or undefined when it may. */
+function limitRefusal(ledger: readonly ActivityRecord[], ruleId: number, limit: EarnLimit, now: number): string | undefined {
+  if (limit.kind === "none") return undefined;
+  if (limit.kind === "lifetime") {
+    return ledger.some((a) => a.earnRuleId === ruleId) ? "can be awarded once per customer and already was" : undefined;
+  }
+  const since = now - PERIOD_MS[limit.period];
+  let count = 0;
+  // Newest first, stopping at the window's start: cost is the window, not the whole ledger.
+  for (let i = ledger.length - 1; i >= 0 && ledger[i]!.createdAt > since; i--) {
+    if (ledger[i]!.earnRuleId === ruleId) count++;
+  }
+  return count >= limit.count ? `can be awarded at most ${limit.count} time(s) per ${limit.period}` : undefined;
+}
+
+/** Stamps for one qualifying action: step x rule multiplier x tier multiplier, rounded. */
+export function earnAmount(ctx: EngineContext, customer: CustomerRecord, step: number, multiplier: number): number {
+  const tierMultiplier = findTier(ctx, customer.vipTierId ?? -1)?.multiplier ?? 1;
+  return Math.round(step * multiplier * tierMultiplier);
+}
+
+export function processEarnRule(ctx: EngineContext, id: string, ruleId: number): StampResult {
+  const customer = requireCustomer(ctx, id);
+  const rule = requireEarnRule(ctx, ruleId);
+  requireChangeable(customer);
+  const refusal = limitRefusal(ctx.store.activitiesOf(id), rule.id, rule.limit, ctx.clock.now());
+  if (refusal) throw new DomainError("ACTIVITY_NOT_AWARDED", `Earn rule ${rule.id} (${rule.name}) ${refusal}`);
+  const stamps = earnAmount(ctx, customer, rule.step, rule.multiplier);
+  applyStampChange(ctx, customer, { kind: "earn", change: stamps, label: rule.name, earnRuleId: rule.id });
+  return { customerId: customer.id, stampChange: stamps, stampBalance: customer.balance };
+}
+
+/** The ledger, newest first. */
+export function listActivities(ctx: EngineContext, id: string, query: PageQuery): Page<Activity> {
+  requireCustomer(ctx, id);
+  const ledger = ctx.store.activitiesOf(id);
+  const page = paginate(
+    {
+      size: ledger.length,
+      at: (i) => ledger[ledger.length - 1 - i]!,
+      keyOf: (a) => String(a.id),
+      locate: (key) => {
+        const spot = ctx.store.activityPosition(Number(key));
+        if (!spot || spot.customerId !== id) return undefined;
+        return { before: ledger.length - 1 - spot.index, contains: true };
+      },
+    },
+    query,
+  );
+  return { items: page.items.map(activityView), pagination: page.pagination };
+}

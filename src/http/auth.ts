@@ -1,0 +1,93 @@
+/**
+ * What production checks before any API handler runs: credentials, the hourly quota, and whether
+ * the shop may use the API at all.
+ * @module
+ */
+import type { MiddlewareHandler } from "hono";
+import type { Clock } from "../engine/clock.js";
+import type { Engine } from "../engine/engine.js";
+import { DomainError } from "../engine/errors.js";
+import type { AppEnv } from "./env.js";
+import { sendError } from "./errors.js";
+
+const HOUR_MS = 3_600_000;
+
+/**
+ * Fixed one-hour windows per shop, opened by the shop's first request and timed by the engine's
+ * clock (so moving the clock reopens them).
+ */
+export class RateLimiter {
+  readonly #windows = new Map<string, { start: number; count: number }>();
+
+  constructor(private readonly clock: Clock) {}
+
+  /** Counts one request; says whether it is within the quota and what is left. */
+  hit(shopId: string, limit: number): { allowed: boolean; remaining: number; retryAfterSeconds: number } {
+    const now = this.clock.now();
+    let window = this.#windows.get(shopId);
+    if (!window || now >= window.start + HOUR_MS || now < window.start) {
+      window = { start: now, count: 0 };
+      this.#windows.set(shopId, window);
+    }
+    const allowed = window.count < limit;
+    if (allowed) window.count++;
+    return {
+      allowed,
+      remaining: limit - window.count,
+      retryAfterSeconds: Math.max(1, Math.ceil((window.start + HOUR_MS - now) / 1000)),
+    };
+  }
+
+  clear(): void {
+    this.#windows.clear();
+  }
+}
+
+export function authenticate(engine: Engine, limiter: RateLimiter): MiddlewareHandler<AppEnv> {
+  return async (c, next) => {
+    const shop = engine.shopByApiKey(c.req.header("X-Api-Key") ?? "");
+    if (!shop || shop.access.apiSecret !== c.req.header("X-Api-Secret")) {
+      return sendError(c, new DomainError("UNAUTHORIZED"));
+    }
+    c.set("shop", shop);
+    const limit = shop.access.rateLimit;
+    if (limit !== null) {
+      const verdict = limiter.hit(shop.id, limit);
+      c.header("X-RateLimit-Limit", String(limit));
+      c.header("X-RateLimit-Remaining", String(verdict.remaining));
+      if (!verdict.allowed) {
+        c.header("Retry-After", String(verdict.retryAfterSeconds));
+        return sendError(
+          c,
+          new DomainError("RATE_LIMITED", `Rate limit of ${limit} requests per hour exceeded; retry in ${verdict.retryAfterSeconds} s`),
+        );
+      }
+    }
+    if (!shop.access.apiAccess) {
+      return sendError(c, new DomainError("API_ACCESS_DISABLED", "API access is not enabled for this shop; ask for it to be enabled"));
+    }
+    if (shop.access.plan === "free") {
+      return sendError(c, new DomainError("PLAN_UPGRADE_REQUIRED", "The REST API is available on paid plans only; upgrade the shop's plan"));
+    }
+    await next();
+  };
+}
+
+const JSON_TYPE = /^application\/([\w.-]+\+)?json\s*(;|$)/i;
+
+/** A body that is not JSON is refused, never silently read as empty. An empty body is fine. */
+export const requireJsonBody: MiddlewareHandler<AppEnv> = async (c, next) => {
+  if (c.req.method === "POST" || c.req.method === "PATCH" || c.req.method === "PUT") {
+    const type = c.req.header("Content-Type");
+    // Reading caches the body, so the JSON validator reads it again for free.
+    if (!(type && JSON_TYPE.test(type)) && (await c.req.text()).length > 0) {
+      return sendError(
+        c,
+        new DomainError("VALIDATION_ERROR", "Request body must be JSON", [
+          { in: "header", path: "Content-Type", message: `must be application/json, got ${type ?? "none"}` },
+        ]),
+      );
+    }
+  }
+  await next();
+};

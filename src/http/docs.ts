@@ -1,0 +1,62 @@
+/**
+ * Interactive API docs at `/doc`, served entirely from the installed swagger-ui-dist package so
+ * they work with no internet access. The Authorize button takes both API headers.
+ * @module
+ */
+import { readFile } from "node:fs/promises";
+import { createRequire } from "node:module";
+import { dirname, join } from "node:path";
+import type { Hono } from "hono";
+
+const ASSETS: Record<string, string> = {
+  "swagger-ui.css": "text/css; charset=utf-8",
+  "swagger-ui-bundle.js": "text/javascript; charset=utf-8",
+  "swagger-ui-standalone-preset.js": "text/javascript; charset=utf-8",
+  "favicon-32x32.png": "image/png",
+};
+
+function assetDir(): string {
+  return dirname(createRequire(import.meta.url).resolve("swagger-ui-dist/package.json"));
+}
+
+const PAGE = `<!doctype html>
+<html lang="en">
+<head>
+  <meta charset="utf-8">
+  <title>loyalty-sim API docs</title>
+  <meta name="viewport" content="width=device-width, initial-scale=1">
+  <link rel="icon" type="image/png" href="/doc/assets/favicon-32x32.png">
+  <link rel="stylesheet" href="/doc/assets/swagger-ui.css">
+</head>
+<body>
+  <div id="swagger-ui"></div>
+  <script src="/doc/assets/swagger-ui-bundle.js"></script>
+  <script src="/doc/assets/swagger-ui-standalone-preset.js"></script>
+  <script src="/doc/init.js"></script>
+</body>
+</html>`;
+
+// Kept out of the page so a strict Content-Security-Policy (no inline scripts) still works.
+const INIT = `window.ui = SwaggerUIBundle({
+  url: "/openapi.json",
+  dom_id: "#swagger-ui",
+  deepLinking: true,
+  persistAuthorization: true,
+  tryItOutEnabled: true,
+  presets: [SwaggerUIBundle.presets.apis, SwaggerUIStandalonePreset],
+  layout: "StandaloneLayout"
+});`;
+
+export function mountDocs(app: Hono<any>): void {
+  const cache = new Map<string, Buffer>();
+  app.get("/doc", (c) => c.html(PAGE));
+  app.get("/doc/init.js", (c) => c.body(INIT, 200, { "Content-Type": "text/javascript; charset=utf-8" }));
+  app.get("/doc/assets/:file", async (c) => {
+    const file = c.req.param("file");
+    const type = ASSETS[file];
+    if (!type) return c.notFound();
+    let data = cache.get(file);
+    if (!data) cache.set(file, (data = await readFile(join(assetDir(), file))));
+    return c.body(new Uint8Array(data), 200, { "Content-Type": type, "Cache-Control": "public, max-age=3600" });
+  });
+}

@@ -1,0 +1,37 @@
+/**
+ * The error envelope, written in one place for every failure: domain errors, validation
+ * failures, unknown routes and bugs.
+ * @module
+ */
+import type { Context } from "hono";
+import type { ContentfulStatusCode } from "hono/utils/http-status";
+import type { ZodError } from "zod";
+import { isoTimestamp } from "../engine/clock.js";
+import { DomainError, ERROR_CATALOG, type ErrorCode, type FieldIssue } from "../engine/errors.js";
+import type { AppEnv } from "./env.js";
+
+export function errorBody(code: ErrorCode, message: string, now: number, details?: FieldIssue[]) {
+  return {
+    success: false as const,
+    error: { message, code, statusCode: ERROR_CATALOG[code].status, ...(details && { details }) },
+    timestamp: isoTimestamp(now),
+  };
+}
+
+export function sendError(c: Context<AppEnv>, error: DomainError): Response {
+  const body = errorBody(error.code, error.message, c.var.clock.now(), error.details);
+  return c.json(body, error.status as ContentfulStatusCode);
+}
+
+/** zod issues as field details; "received undefined" becomes the plainer "is required". */
+export function zodDetails(error: ZodError, where: FieldIssue["in"]): FieldIssue[] {
+  return error.issues.map((issue) => {
+    const path = issue.path.map((p) => (typeof p === "number" ? `[${p}]` : String(p))).join(".").replace(/\.\[/g, "[");
+    const missing = issue.code === "invalid_type" && /received undefined/.test(issue.message);
+    return { in: where, path: path || "(root)", message: missing ? "is required" : issue.message };
+  });
+}
+
+export function validationError(error: ZodError, where: FieldIssue["in"]): DomainError {
+  return new DomainError("VALIDATION_ERROR", ERROR_CATALOG.VALIDATION_ERROR.message, zodDetails(error, where));
+}

@@ -1,0 +1,48 @@
+/**
+ * Request pieces shared by several routes: path ids, cursor pagination and boolean flags.
+ * @module
+ */
+import { z } from "@hono/zod-openapi";
+
+/** Query booleans as production takes them: `1`/`true` or `0`/`false`. */
+export const queryBoolean = z
+  .enum(["true", "false", "1", "0"])
+  .transform((v) => v === "true" || v === "1");
+
+export const PageQuerySchema = z.object({
+  limit: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .max(1000)
+    .default(20)
+    .openapi({ type: "integer", minimum: 1, maximum: 1000, default: 20, description: "Page size" }),
+  after: z.string().optional().openapi({ description: "Cursor of the next page (`nextCursor`)", example: "aWQ6MTAx" }),
+  before: z.string().optional().openapi({ description: "Cursor of the previous page (`previousCursor`)" }),
+  hasCount: queryBoolean.optional().openapi({ description: "Include the total in `meta.pagination.count`" }),
+});
+
+export const CustomerParams = z.object({
+  id: z.string().openapi({ param: { name: "id", in: "path" }, example: "6677889900", description: "Commerce-platform customer id" }),
+});
+
+export const CodeParams = CustomerParams.extend({
+  codeId: z.string().openapi({ param: { name: "codeId", in: "path" }, example: "100001", description: "Reward code id" }),
+});
+
+export const IdParams = z.object({
+  id: z.string().openapi({ param: { name: "id", in: "path" }, example: "101" }),
+});
+
+/** The page query as the engine takes it. */
+export function pageQuery(q: z.infer<typeof PageQuerySchema>) {
+  return {
+    limit: q.limit,
+    ...(q.after !== undefined && { after: q.after }),
+    ...(q.before !== undefined && { before: q.before }),
+    hasCount: q.hasCount ?? false,
+  };
+}
+
+/** Text fields sent by apps: bounded so a runaway client gets a clear 422. */
+export const comment = (description: string) => z.string().max(1000).optional().openapi({ description });

@@ -1,0 +1,121 @@
+/**
+ * The router factory every resource uses: one validation hook so every invalid input becomes the
+ * same 422 VALIDATION_ERROR with field details, and helpers to declare routes with their
+ * complete list of outcomes.
+ * @module
+ */
+import { OpenAPIHono, createRoute, type RouteConfig } from "@hono/zod-openapi";
+import type { Context, TypedResponse } from "hono";
+import type { JSONParsed } from "hono/utils/types";
+import type { z } from "@hono/zod-openapi";
+import { isoTimestamp } from "../engine/clock.js";
+import type { Page } from "../engine/pagination.js";
+import { ERROR_CATALOG, type ErrorCode } from "../engine/errors.js";
+import type { AppEnv } from "./env.js";
+import { sendError, validationError } from "./errors.js";
+import { ErrorEnvelopeSchema } from "./schemas.js";
+
+export function createRouter() {
+  return new OpenAPIHono<AppEnv>({
+    defaultHook: (result, c) => {
+      if (!result.success) {
+        const where = result.target === "json" ? "body" : result.target === "param" ? "path" : result.target === "query" ? "query" : "header";
+        return sendError(c, validationError(result.error, where));
+      }
+      return undefined;
+    },
+  });
+}
+
+/** Base path of the API, as production. */
+export const API_BASE = "/rest_api/v1";
+
+const RATE_HEADERS = {
+  "X-RateLimit-Limit": { description: "Requests allowed per hour", schema: { type: "integer" as const } },
+  "X-RateLimit-Remaining": { description: "Requests left in the current hour", schema: { type: "integer" as const } },
+};
+
+function errorResponse(codes: ErrorCode[]) {
+  const list = codes.map((code) => `\`${code}\``).join(", ");
+  return {
+    description: `Error envelope: ${list}`,
+    headers: codes.includes("RATE_LIMITED")
+      ? { ...RATE_HEADERS, "Retry-After": { description: "Seconds until the quota resets", schema: { type: "integer" as const } } }
+      : RATE_HEADERS,
+    content: { "application/json": { schema: ErrorEnvelopeSchema } },
+  };
+}
+
+/** Outcomes every authenticated API route can have, whatever it does. */
+const COMMON_ERRORS: ErrorCode[] = [
+  "UNAUTHORIZED",
+  "API_ACCESS_DISABLED",
+  "PLAN_UPGRADE_REQUIRED",
+  "VALIDATION_ERROR",
+  "RATE_LIMITED",
+  "INTERNAL_ERROR",
+];
+
+type ApiRouteInput = Omit<RouteConfig, "responses"> & {
+  success: { description: string; schema: z.ZodType };
+  errors?: ErrorCode[];
+};
+
+type ApiRouteConfig<I extends ApiRouteInput> = Omit<I, "success" | "errors"> & {
+  responses: { 200: { description: string; content: { "application/json": { schema: I["success"]["schema"] } } } };
+};
+
+/**
+ * An authenticated API route with its success response and every error status it can return:
+ * the route's own domain errors plus those every API route can meet. Handlers only ever return
+ * the success; errors are thrown and written by the app's error handler, so the route's type
+ * names the 200 alone while its document lists every status.
+ */
+export function apiRoute<const I extends ApiRouteInput>(input: I) {
+  const { success, errors = [], ...rest } = input;
+  const byStatus = new Map<number, ErrorCode[]>();
+  for (const code of [...errors, ...COMMON_ERRORS]) {
+    const status = ERROR_CATALOG[code].status;
+    byStatus.set(status, [...(byStatus.get(status) ?? []), code]);
+  }
+  const responses: Record<number, unknown> = {
+    200: {
+      description: success.description,
+      headers: RATE_HEADERS,
+      content: { "application/json": { schema: success.schema } },
+    },
+  };
+  for (const [status, codes] of [...byStatus].sort((a, b) => a[0] - b[0])) responses[status] = errorResponse(codes);
+  const config = { ...rest, security: [{ ApiKey: [], ApiSecret: [] }], responses } as unknown as ApiRouteConfig<I>;
+  return createRoute(config);
+}
+
+/** A success envelope with the engine's time. */
+// Spelled out (and cast to) because TypeScript cannot relate hono's JSONParsed of a generic T to
+// itself, and would otherwise infer a type too large to write into the .d.ts files.
+type Json<B> = Response & TypedResponse<JSONParsed<B>, 200, "json">;
+
+export function ok<T>(c: Context<AppEnv>, data: T): Json<{ success: true; data: T; timestamp: string }> {
+  return c.json({ success: true as const, data, timestamp: isoTimestamp(c.var.clock.now()) }, 200) as never;
+}
+
+/** A small reference list, returned whole with `meta.count`. */
+export function okList<T>(c: Context<AppEnv>, items: T[]): Json<{ success: true; data: T[]; meta: { count: number }; timestamp: string }> {
+  return c.json({ success: true as const, data: items, meta: { count: items.length }, timestamp: isoTimestamp(c.var.clock.now()) }, 200) as never;
+}
+
+/** A cursor-paginated page with `meta.pagination`. */
+export function okPage<T>(
+  c: Context<AppEnv>,
+  page: Page<T>,
+): Json<{ success: true; data: T[]; meta: { pagination: Page<T>["pagination"] }; timestamp: string }> {
+  return c.json(
+    { success: true as const, data: page.items, meta: { pagination: page.pagination }, timestamp: isoTimestamp(c.var.clock.now()) },
+    200,
+  ) as never;
+}
+
+/** Numeric path ids: a non-number can never name a record, so it is simply not found. */
+export function numericId(raw: string): number {
+  return /^\d{1,15}$/.test(raw) ? Number(raw) : Number.NaN;
+}

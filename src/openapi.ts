@@ -1,0 +1,38 @@
+/**
+ * The OpenAPI document's fixed parts. Paths and schemas come from the routes themselves, so the
+ * document cannot disagree with the code; `npm run openapi` writes it to openapi/openapi.json.
+ * @module
+ */
+import { createRequire } from "node:module";
+
+const pkg = createRequire(import.meta.url)("../package.json") as { version: string };
+
+export const DEFAULT_SERVER = { url: "http://127.0.0.1:4747", description: "loyalty-sim on its default port" };
+
+export const TAGS = [
+  { name: "Customers", description: "Customers synced from the commerce platform" },
+  { name: "Stamps", description: "Stamp awards, adjustments, earn rules and the activity ledger" },
+  { name: "Redemptions", description: "Spending stamps on rewards, and granting rewards" },
+  { name: "Reward codes", description: "Discount codes issued by redemptions and grants" },
+  { name: "Rewards", description: "Reward products" },
+  { name: "Tiers", description: "VIP tiers" },
+  { name: "Earn rules", description: "Ways to earn stamps" },
+  { name: "Shop", description: "The shop's program settings" },
+  { name: "Beacons", description: "On-site announcements" },
+];
+
+export function openApiConfig(servers: { url: string; description: string }[] = [DEFAULT_SERVER]) {
+  return {
+    openapi: "3.1.0",
+    info: {
+      title: "Loyalty REST API (loyalty-sim)",
+      version: pkg.version,
+      description:
+        "A stateful simulator of a shop's loyalty (stamp-card) REST API. Every request under `/rest_api/v1` needs the `X-Api-Key` and `X-Api-Secret` headers.",
+      license: { name: "MIT", identifier: "MIT" },
+    },
+    servers,
+    tags: TAGS,
+    security: [{ ApiKey: [], ApiSecret: [] }],
+  };
+}

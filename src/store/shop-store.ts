@@ -1,0 +1,123 @@
+/**
+ * One shop's records plus the in-memory indexes that keep every lookup and page O(1) or
+ * O(log n) in the number of records: nothing in a request path scans a whole collection.
+ * @module
+ */
+import type { ActivityRecord, CodeRecord, CustomerRecord, ShopData } from "./types.js";
+
+export class ShopStore {
+  readonly #customerPos = new Map<string, number>();
+  readonly #byEmail = new Map<string, string[]>();
+  readonly #activitiesOf = new Map<string, ActivityRecord[]>();
+  /** Activity id -> its index in its customer's ledger. */
+  readonly #activityPos = new Map<number, { customerId: string; index: number }>();
+  readonly #codesOf = new Map<string, CodeRecord[]>();
+  readonly #codeById = new Map<number, CodeRecord>();
+  /** Bumped on every write: lets persistence know when there is something to flush. */
+  version = 0;
+
+  constructor(readonly data: ShopData) {
+    data.customers.forEach((c, i) => this.#indexCustomer(c, i));
+    for (const a of data.activities) this.#indexActivity(a);
+    for (const c of data.codes) this.#indexCode(c);
+  }
+
+  get id(): string {
+    return this.data.id;
+  }
+
+  // Customers -------------------------------------------------------------------------------
+
+  get customerCount(): number {
+    return this.data.customers.length;
+  }
+
+  customer(id: string): CustomerRecord | undefined {
+    const pos = this.#customerPos.get(id);
+    return pos === undefined ? undefined : this.data.customers[pos];
+  }
+
+  /** Creation order (oldest first) of a customer: the key of customer pagination. */
+  customerPosition(id: string): number | undefined {
+    return this.#customerPos.get(id);
+  }
+
+  customerAt(position: number): CustomerRecord | undefined {
+    return this.data.customers[position];
+  }
+
+  /** Ids of customers with this email (any case), oldest first. */
+  customerIdsByEmail(email: string): readonly string[] {
+    return this.#byEmail.get(email.toLowerCase()) ?? [];
+  }
+
+  addCustomer(customer: CustomerRecord): void {
+    this.data.customers.push(customer);
+    this.#indexCustomer(customer, this.data.customers.length - 1);
+    this.version++;
+  }
+
+  #indexCustomer(c: CustomerRecord, pos: number): void {
+    this.#customerPos.set(c.id, pos);
+    const key = c.email.toLowerCase();
+    const list = this.#byEmail.get(key);
+    if (list) list.push(c.id);
+    else this.#byEmail.set(key, [c.id]);
+  }
+
+  // Activities ------------------------------------------------------------------------------
+
+  /** The customer's ledger, oldest first (pages present it newest first). */
+  activitiesOf(customerId: string): readonly ActivityRecord[] {
+    return this.#activitiesOf.get(customerId) ?? [];
+  }
+
+  activityPosition(activityId: number): { customerId: string; index: number } | undefined {
+    return this.#activityPos.get(activityId);
+  }
+
+  appendActivity(activity: Omit<ActivityRecord, "id">): ActivityRecord {
+    const record: ActivityRecord = { id: this.data.nextActivityId++, ...activity };
+    this.data.activities.push(record);
+    this.#indexActivity(record);
+    this.version++;
+    return record;
+  }
+
+  #indexActivity(a: ActivityRecord): void {
+    let list = this.#activitiesOf.get(a.customerId);
+    if (!list) this.#activitiesOf.set(a.customerId, (list = []));
+    list.push(a);
+    this.#activityPos.set(a.id, { customerId: a.customerId, index: list.length - 1 });
+  }
+
+  // Reward codes ----------------------------------------------------------------------------
+
+  codesOf(customerId: string): readonly CodeRecord[] {
+    return this.#codesOf.get(customerId) ?? [];
+  }
+
+  code(id: number): CodeRecord | undefined {
+    return this.#codeById.get(id);
+  }
+
+  addCode(code: Omit<CodeRecord, "id">): CodeRecord {
+    const record: CodeRecord = { id: this.data.nextCodeId++, ...code };
+    this.data.codes.push(record);
+    this.#indexCode(record);
+    this.version++;
+    return record;
+  }
+
+  #indexCode(c: CodeRecord): void {
+    let list = this.#codesOf.get(c.customerId);
+    if (!list) this.#codesOf.set(c.customerId, (list = []));
+    list.push(c);
+    this.#codeById.set(c.id, c);
+  }
+
+  /** Records a change made in place to a customer or code record. */
+  touch(): void {
+    this.version++;
+  }
+}
