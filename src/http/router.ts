@@ -39,9 +39,12 @@ function errorResponse(codes: ErrorCode[]) {
   const list = codes.map((code) => `\`${code}\``).join(", ");
   return {
     description: `Error envelope: ${list}`,
-    headers: codes.includes("RATE_LIMITED")
-      ? { ...RATE_HEADERS, "Retry-After": { description: "Seconds until the quota resets", schema: { type: "integer" as const } } }
-      : RATE_HEADERS,
+    // A 401 identifies no shop, so it carries no quota headers.
+    ...(!codes.includes("UNAUTHORIZED") && {
+      headers: codes.includes("RATE_LIMITED")
+        ? { ...RATE_HEADERS, "Retry-After": { description: "Seconds until the quota resets", schema: { type: "integer" as const } } }
+        : RATE_HEADERS,
+    }),
     content: { "application/json": { schema: ErrorEnvelopeSchema } },
   };
 }
@@ -51,6 +54,7 @@ const COMMON_ERRORS: ErrorCode[] = [
   "UNAUTHORIZED",
   "API_ACCESS_DISABLED",
   "PLAN_UPGRADE_REQUIRED",
+  "PAYLOAD_TOO_LARGE",
   "VALIDATION_ERROR",
   "RATE_LIMITED",
   "INTERNAL_ERROR",

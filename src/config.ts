@@ -1,0 +1,58 @@
+/**
+ * One schema for every option, whether it comes from CLI flags, environment variables or the
+ * in-process API. Configuration flows one way: raw values -> this schema -> the simulator.
+ * @module
+ */
+import { z } from "zod";
+
+const intFrom = (min: number, max: number) => z.coerce.number().int().min(min).max(max);
+
+export const configSchema = z.object({
+  port: intFrom(0, 65_535).default(4747),
+  host: z.string().min(1).default("127.0.0.1"),
+  seed: intFrom(0, 2 ** 31 - 1).default(1),
+  customers: intFrom(0, 1_000_000).default(50),
+  /** A fixture file; the bundled default program when absent. */
+  fixtures: z.string().min(1).optional(),
+  /** Override the fixture's credentials. */
+  apiKey: z.string().min(1).optional(),
+  apiSecret: z.string().min(1).optional(),
+  /** Requests per hour per shop, or `off`; overrides the fixture's value. */
+  rateLimit: z.union([z.literal("off"), intFrom(1, 1_000_000_000)]).optional(),
+});
+
+export type SimulatorConfig = z.output<typeof configSchema>;
+export type SimulatorOptions = z.input<typeof configSchema>;
+
+/** Each option's environment variable: `apiKey` -> `LOYALTY_SIM_API_KEY`. */
+export function envName(option: string): string {
+  return `LOYALTY_SIM_${option.replace(/[A-Z]/g, (m) => `_${m}`).toUpperCase()}`;
+}
+
+export const OPTION_NAMES = Object.keys(configSchema.shape) as (keyof SimulatorConfig)[];
+
+/** Options set through the environment, by option name. */
+export function optionsFromEnv(env: Record<string, string | undefined>): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const name of OPTION_NAMES) {
+    const value = env[envName(name)];
+    if (value !== undefined && value !== "") out[name] = value;
+  }
+  return out;
+}
+
+export class ConfigError extends Error {
+  override readonly name = "ConfigError";
+}
+
+/** Validates options; the error names each bad option as a flag and as its variable. */
+export function parseConfig(raw: Record<string, unknown>): SimulatorConfig {
+  const result = configSchema.safeParse(raw);
+  if (result.success) return result.data;
+  const lines = result.error.issues.map((issue) => {
+    const name = String(issue.path[0] ?? "");
+    const flag = name.replace(/[A-Z]/g, (m) => `-${m.toLowerCase()}`);
+    return `  --${flag} (${envName(name)}): ${issue.message}`;
+  });
+  throw new ConfigError(`Invalid options:\n${lines.join("\n")}`);
+}

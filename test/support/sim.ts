@@ -1,0 +1,88 @@
+/**
+ * A simulator for tests: fixed clock, seeded shop, and a `call` helper that goes through
+ * `app.request()` like a client and checks every response against the OpenAPI document.
+ * @module
+ */
+import { createApp } from "../../src/app.js";
+import { fixedClock, type SimClock } from "../../src/engine/clock.js";
+import { Engine, type ShopSpec } from "../../src/engine/engine.js";
+import type { ShopEngine } from "../../src/engine/shop-engine.js";
+import { defaultFixturePath, loadFixtureFile } from "../../src/fixtures/load.js";
+import type { Program, ShopAccess } from "../../src/store/types.js";
+import { assertMatchesContract } from "./openapi-check.js";
+
+/** Tests run at this instant unless they move the clock. */
+export const NOW = Date.parse("2026-11-23T12:00:00Z");
+export const BASE = "/rest_api/v1";
+export const AUTH = { "X-Api-Key": "sim_key", "X-Api-Secret": "sim_secret" };
+
+export interface TestSimOptions {
+  customers?: number;
+  seed?: number;
+  /** Changes to the default program (deep-cloned first). */
+  program?: (program: Program) => void;
+  access?: Partial<ShopAccess>;
+  now?: number;
+}
+
+export interface CallResult {
+  status: number;
+  headers: Headers;
+  // Tests read into bodies freely; the contract check has already vouched for their shape.
+  body: any;
+}
+
+export function defaultSpec(options: TestSimOptions = {}): ShopSpec {
+  const fixture = loadFixtureFile(defaultFixturePath());
+  const program = structuredClone(fixture.program);
+  options.program?.(program);
+  return {
+    id: "1",
+    program,
+    access: { ...fixture.access, ...options.access },
+    seed: options.seed ?? 1,
+    customers: options.customers ?? 20,
+    referenceDate: fixture.referenceDate,
+  };
+}
+
+export function createTestSim(options: TestSimOptions = {}) {
+  const clock: SimClock = fixedClock(options.now ?? NOW);
+  const engine = new Engine({ clock });
+  const shop: ShopEngine = engine.addShop(defaultSpec(options));
+  const bugs: unknown[] = [];
+  const { app } = createApp({ engine, onBug: (e) => bugs.push(e) });
+
+  async function call(
+    method: string,
+    path: string,
+    init: { body?: unknown; rawBody?: string; headers?: Record<string, string>; auth?: boolean } = {},
+  ): Promise<CallResult> {
+    const headers: Record<string, string> = { ...(init.auth === false ? {} : AUTH), ...init.headers };
+    let body: string | undefined = init.rawBody;
+    if (init.body !== undefined) {
+      body = JSON.stringify(init.body);
+      headers["Content-Type"] ??= "application/json";
+    }
+    const url = path.startsWith("/") && !path.startsWith(BASE) && !path.startsWith("/__") && !path.startsWith("/doc") && !path.startsWith("/openapi") ? `${BASE}${path}` : path;
+    const res = await app.request(url, { method, headers, ...(body !== undefined && { body }) });
+    const text = await res.text();
+    const json = text && res.headers.get("content-type")?.includes("json") ? JSON.parse(text) : text;
+    const pathname = new URL(url, "http://sim").pathname;
+    assertMatchesContract(method, pathname, res.status, json);
+    if (res.status >= 500) throw new Error(`${method} ${url} -> ${res.status}: ${text} ${String(bugs[0])}`);
+    return { status: res.status, headers: res.headers, body: json };
+  }
+
+  /** A customer id by creation position, and one that is active (not removed or merged). */
+  const customers = shop.store.data.customers;
+  const activeCustomer = (minBalance = 0) => {
+    const found = customers.find((c) => !c.excluded && c.mergedIntoCustomerId === undefined && c.balance >= minBalance);
+    if (!found) throw new Error(`no active customer with ${minBalance} stamps in this seed`);
+    return found.id;
+  };
+
+  return { app, engine, shop, clock, call, bugs, activeCustomer };
+}
+
+export type TestSim = ReturnType<typeof createTestSim>;
