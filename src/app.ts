@@ -17,9 +17,24 @@ import { mountDocs } from "./http/docs.js";
 import { sendError } from "./http/errors.js";
 import { API_BASE, createRouter } from "./http/router.js";
 import { openApiConfig } from "./openapi.js";
+import { Journal } from "./journal.js";
+import { createControlRouter } from "./control/control.router.js";
+import { recordRequests } from "./http/recording.js";
+import { scenarioMiddleware } from "./scenarios/middleware.js";
+import { OperationTable } from "./scenarios/operations.js";
+import { ScenarioRegistry } from "./scenarios/registry.js";
+import type { Scenario } from "./scenarios/schema.js";
 
 export interface AppDeps {
   engine: Engine;
+  /** Scenarios loaded at start: they apply to every shop and come back on reset. */
+  scenarios?: Scenario[];
+  /** Seed of scenario probabilities and delay ranges. */
+  seed?: number;
+  /** Global latency of every API request, in ms or [min, max]. */
+  latency?: number | [number, number];
+  /** Entries the request journal keeps (default 1000). */
+  journalSize?: number;
   /** Largest accepted request body in bytes (default 1 MiB). */
   bodyLimitBytes?: number;
   /** Called with unexpected errors (bugs) before the 500 is written. */
@@ -29,7 +44,11 @@ export interface AppDeps {
 export function createApp(deps: AppDeps) {
   const { engine } = deps;
   const limiter = new RateLimiter(engine.clock);
+  const registry = new ScenarioRegistry(deps.scenarios ?? [], engine.clock, deps.seed ?? 1);
+  const journal = new Journal(deps.journalSize ?? 1000);
   const app = createRouter();
+  // Built once the routers are mounted below; requests only arrive after that.
+  let operations: OperationTable | undefined;
 
   app.use("*", async (c, next) => {
     c.set("clock", engine.clock);
@@ -37,12 +56,14 @@ export function createApp(deps: AppDeps) {
   });
   app.use(
     `${API_BASE}/*`,
+    recordRequests(engine, journal, () => operations!),
     authenticate(engine, limiter),
     bodyLimit({
       maxSize: deps.bodyLimitBytes ?? 1024 * 1024,
       onError: (c) => sendError(c, new DomainError("PAYLOAD_TOO_LARGE", `Request body is larger than ${deps.bodyLimitBytes ?? 1024 * 1024} bytes`)),
     }),
     requireJsonBody,
+    scenarioMiddleware({ registry, ...(deps.latency !== undefined && { latency: deps.latency }) }),
   );
 
   const api = app
@@ -50,6 +71,8 @@ export function createApp(deps: AppDeps) {
     .route(API_BASE, stampsRouter)
     .route(API_BASE, rewardsRouter)
     .route(API_BASE, programRouter);
+  operations = new OperationTable(app.openAPIRegistry, API_BASE);
+  app.route("/", createControlRouter({ engine, registry, journal, limiter }));
 
   app.openAPIRegistry.registerComponent("securitySchemes", "ApiKey", {
     type: "apiKey",
@@ -84,7 +107,7 @@ export function createApp(deps: AppDeps) {
     return sendError(c, new DomainError("INTERNAL_ERROR"));
   });
 
-  return { app, api, limiter };
+  return { app, api, limiter, registry, journal };
 }
 
 export type App = ReturnType<typeof createApp>["app"];

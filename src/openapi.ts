@@ -3,9 +3,7 @@
  * document cannot disagree with the code; `npm run openapi` writes it to openapi/openapi.json.
  * @module
  */
-import { createRequire } from "node:module";
-
-const pkg = createRequire(import.meta.url)("../package.json") as { version: string };
+import { VERSION } from "./version.js";
 
 export const DEFAULT_SERVER = { url: "http://127.0.0.1:4747", description: "loyalty-sim on its default port" };
 
@@ -19,6 +17,7 @@ export const TAGS = [
   { name: "Earn rules", description: "Ways to earn stamps" },
   { name: "Shop", description: "The shop's program settings" },
   { name: "Beacons", description: "On-site announcements" },
+  { name: "Simulator control", description: "loyalty-sim's own control API: reset, scenarios, journal, clock, shops. No credentials." },
 ];
 
 export function openApiConfig(servers: { url: string; description: string }[] = [DEFAULT_SERVER]) {
@@ -26,7 +25,7 @@ export function openApiConfig(servers: { url: string; description: string }[] = 
     openapi: "3.1.0",
     info: {
       title: "Loyalty REST API (loyalty-sim)",
-      version: pkg.version,
+      version: VERSION,
       description:
         "A stateful simulator of a shop's loyalty (stamp-card) REST API. Every request under `/rest_api/v1` needs the `X-Api-Key` and `X-Api-Secret` headers.",
       license: { name: "MIT", identifier: "MIT" },

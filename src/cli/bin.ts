@@ -3,15 +3,14 @@
  * The `loyalty-sim` command: the only place that reads process.argv, process.env and signals.
  * @module
  */
-import { createRequire } from "node:module";
 import { serve } from "@hono/node-server";
 import { ConfigError } from "../config.js";
 import { FixtureError } from "../fixtures/load.js";
 import { buildSimulator } from "../simulator.js";
 import { API_BASE } from "../http/router.js";
 import { HELP, parseCli } from "./args.js";
+import { VERSION as version } from "../version.js";
 
-const { version } = createRequire(import.meta.url)("../../package.json") as { version: string };
 
 function main(): void {
   let command;

@@ -63,4 +63,23 @@ export class Engine {
   shops(): ShopEngine[] {
     return [...this.#shops.values()].map((s) => s.shop);
   }
+
+  /** The first shop created: the one control calls act on without an API key. */
+  defaultShop(): ShopEngine {
+    const first = this.#shops.values().next().value;
+    if (!first) throw new Error("the simulator has no shop");
+    return first.shop;
+  }
+
+  /** Every shop back to the data its spec generates. */
+  resetShops(): void {
+    for (const { spec } of [...this.#shops.values()]) this.addShop(spec);
+  }
+
+  /** Next free shop id ("1" is the default shop). */
+  nextShopId(): string {
+    let n = this.#shops.size + 1;
+    while (this.#shops.has(String(n))) n++;
+    return String(n);
+  }
 }

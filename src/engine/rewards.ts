@@ -32,7 +32,8 @@ export function issueCode(
   cost: number,
   label: string,
 ): CodeRecord {
-  applyStampChange(ctx, customer, { kind: cost > 0 ? "redeem" : "grant", change: -cost, label });
+  // `-cost` would store -0 for a free code; the ledger keeps a plain 0.
+  applyStampChange(ctx, customer, { kind: cost > 0 ? "redeem" : "grant", change: cost > 0 ? -cost : 0, label });
   return ctx.store.addCode({
     customerId: customer.id,
     rewardId: reward.id,

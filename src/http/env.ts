@@ -1,11 +1,19 @@
 /** @module Types of the values every request carries through the app. */
 import type { Clock } from "../engine/clock.js";
 import type { ShopEngine } from "../engine/shop-engine.js";
+import type { OperationRef } from "../scenarios/operations.js";
+import type { Decision } from "../scenarios/registry.js";
 
 export interface AppEnv {
   Variables: {
     clock: Clock;
     /** The shop the request's credentials identify (set by the auth middleware). */
     shop: ShopEngine;
+    /** The API operation the request is for, when it names one. */
+    operation?: OperationRef;
+    /** The scenario rule that decided the request, if any. */
+    decision?: Pick<Decision, "scenario" | "rule" | "ruleName">;
+    /** A network fault that answered instead of a response. */
+    fault?: string;
   };
 }

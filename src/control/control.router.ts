@@ -1,0 +1,146 @@
+/**
+ * Handlers of the simulator control API. The shop a call acts on is chosen by `X-Api-Key`
+ * (the default shop without it).
+ * @module
+ */
+import { randomBytes } from "node:crypto";
+import type { Context } from "hono";
+import type { Engine } from "../engine/engine.js";
+import { DomainError, invalidField } from "../engine/errors.js";
+import { isoTimestamp } from "../engine/clock.js";
+import type { ShopEngine } from "../engine/shop-engine.js";
+import type { RateLimiter } from "../http/auth.js";
+import type { AppEnv } from "../http/env.js";
+import { createRouter } from "../http/router.js";
+import type { Journal } from "../journal.js";
+import { parseScenarioText, ScenarioError } from "../scenarios/load.js";
+import { pathPattern, type ScenarioRegistry } from "../scenarios/registry.js";
+import type { Scenario } from "../scenarios/schema.js";
+import { VERSION } from "../version.js";
+import * as routes from "./control.routes.js";
+
+export interface ControlDeps {
+  engine: Engine;
+  registry: ScenarioRegistry;
+  journal: Journal;
+  limiter: RateLimiter;
+}
+
+function shopFor(c: Context<AppEnv>, engine: Engine): { shop: ShopEngine; isDefault: boolean } {
+  const key = c.req.header("X-Api-Key");
+  const fallback = engine.defaultShop();
+  if (key === undefined) return { shop: fallback, isDefault: true };
+  const shop = engine.shopByApiKey(key);
+  if (!shop) throw invalidField("header", "X-Api-Key", "names no shop of this simulator (see GET /__sim/shops)");
+  return { shop, isDefault: shop === fallback };
+}
+
+function shopInfo(engine: Engine, shop: ShopEngine) {
+  const spec = engine.spec(shop.id)!;
+  const { apiKey, apiSecret, plan, apiAccess, rateLimit } = shop.access;
+  return { id: shop.id, apiKey, apiSecret, seed: spec.seed, customers: shop.store.customerCount, plan, apiAccess, rateLimit };
+}
+
+export function createControlRouter(deps: ControlDeps) {
+  const { engine, registry, journal, limiter } = deps;
+  const startedAt = performance.now();
+  const clockView = () => ({ now: isoTimestamp(engine.clock.now()), frozen: engine.clock.frozen });
+
+  return createRouter()
+    .openapi(routes.simHealth, (c) => c.json({ status: "ok" as const, version: VERSION, uptimeMs: Math.round(performance.now() - startedAt) }, 200))
+    .openapi(routes.simReset, (c) => {
+      engine.clock.reset();
+      engine.resetShops();
+      journal.clear();
+      limiter.clear();
+      registry.reset();
+      return c.json({ reset: true as const, shops: engine.shops().length }, 200);
+    })
+    .openapi(routes.simListScenarios, (c) => c.json({ scenarios: registry.list(shopFor(c, engine).shop.id) }, 200))
+    .openapi(routes.simAddScenario, async (c) => {
+      const { shop } = shopFor(c, engine);
+      const type = c.req.header("Content-Type") ?? "";
+      let scenario: Scenario;
+      if (/^(application|text)\/(x-)?yaml\b/i.test(type)) {
+        try {
+          scenario = parseScenarioText(await c.req.text(), "yaml", "in the request body");
+        } catch (error) {
+          if (error instanceof ScenarioError) throw new DomainError("VALIDATION_ERROR", error.message, error.issues);
+          throw error;
+        }
+      } else if (/json/i.test(type)) {
+        scenario = c.req.valid("json") as Scenario;
+      } else {
+        throw invalidField("header", "Content-Type", `must be application/json or application/yaml, got ${type || "none"}`);
+      }
+      registry.add(scenario, shop.id);
+      return c.json(registry.list(shop.id).find((s) => s.name === scenario.name && s.owner === "this shop")!, 201);
+    })
+    .openapi(routes.simDeleteScenario, (c) => {
+      const { shop, isDefault } = shopFor(c, engine);
+      const name = c.req.valid("param").name;
+      if (!registry.remove(name, shop.id, isDefault)) throw new DomainError("NOT_FOUND", `Scenario ${name} is not active for this shop`);
+      return c.body(null, 204);
+    })
+    .openapi(routes.simClearScenarios, (c) => {
+      const { shop, isDefault } = shopFor(c, engine);
+      return c.json({ removed: registry.clear(shop.id, isDefault) }, 200);
+    })
+    .openapi(routes.simListRequests, (c) => {
+      const { shop, isDefault } = shopFor(c, engine);
+      const q = c.req.valid("query");
+      const requests = journal.list({
+        shopId: shop.id,
+        includeUnidentified: isDefault,
+        ...(q.method !== undefined && { method: q.method.toUpperCase() }),
+        ...(q.path !== undefined && { path: pathPattern(q.path.startsWith("/rest_api/v1") ? q.path : `/rest_api/v1${q.path}`) }),
+        ...(q.status !== undefined && { status: q.status }),
+        ...(q.customerId !== undefined && { customerId: q.customerId }),
+        ...(q.limit !== undefined && { limit: q.limit }),
+      });
+      return c.json({ requests }, 200);
+    })
+    .openapi(routes.simClearRequests, (c) => {
+      const { shop, isDefault } = shopFor(c, engine);
+      journal.clear(shop.id, isDefault);
+      return c.body(null, 204);
+    })
+    .openapi(routes.simGetClock, (c) => c.json(clockView(), 200))
+    .openapi(routes.simSetClock, (c) => {
+      const body = c.req.valid("json");
+      if (body.set !== undefined) engine.clock.set(Date.parse(body.set));
+      if (body.advanceSeconds !== undefined) engine.clock.advance(Math.round(body.advanceSeconds * 1000));
+      if (body.frozen !== undefined) engine.clock.freeze(body.frozen);
+      return c.json(clockView(), 200);
+    })
+    .openapi(routes.simCreateShop, (c) => {
+      const body = c.req.valid("json");
+      const template = engine.spec(engine.defaultShop().id)!;
+      const id = engine.nextShopId();
+      const shop = engine.addShop({
+        id,
+        program: template.program,
+        referenceDate: template.referenceDate,
+        seed: body.seed ?? template.seed,
+        customers: body.customers ?? template.customers,
+        access: {
+          apiKey: `sim_key_${id}`,
+          apiSecret: `sim_secret_${randomBytes(8).toString("hex")}`,
+          apiAccess: body.apiAccess ?? true,
+          plan: body.plan ?? "paid",
+          rateLimit: body.rateLimit === "off" ? null : (body.rateLimit ?? template.access.rateLimit),
+        },
+      });
+      return c.json(shopInfo(engine, shop), 201);
+    })
+    .openapi(routes.simListShops, (c) => c.json({ shops: engine.shops().map((s) => shopInfo(engine, s)) }, 200))
+    .openapi(routes.simCreateCustomer, (c) => {
+      const { shop } = shopFor(c, engine);
+      const body = c.req.valid("json");
+      return c.json(shop.syncCustomer(body), 201);
+    })
+    .openapi(routes.simMergeCustomer, (c) => {
+      const { shop } = shopFor(c, engine);
+      return c.json(shop.mergeCustomer(c.req.valid("param").id, c.req.valid("json").into), 200);
+    });
+}

@@ -1,0 +1,196 @@
+/**
+ * Route contracts of the simulator control API under `/__sim`: no API credentials, tagged
+ * "Simulator control", operationIds prefixed `sim`.
+ * @module
+ */
+import { createRoute, z } from "@hono/zod-openapi";
+import { CustomerSchema } from "../http/schemas.js";
+import { scenarioSchema } from "../scenarios/schema.js";
+import {
+  ClockChangeSchema,
+  ClockSchema,
+  CONTROL_TAG,
+  controlError,
+  CreateCustomerSchema,
+  CreateShopSchema,
+  HealthSchema,
+  JournalEntrySchema,
+  MergeSchema,
+  RequestsQuerySchema,
+  ScenarioSummarySchema,
+  ShopInfoSchema,
+  ShopKeyHeader,
+} from "./control.schemas.js";
+
+const json = <T extends z.ZodType>(schema: T, description: string) => ({ description, content: { "application/json": { schema } } });
+const base = { tags: [CONTROL_TAG], security: [] as Record<string, string[]>[] };
+const invalid = controlError("`VALIDATION_ERROR`: bad control input, with details");
+const bug = controlError("`INTERNAL_ERROR`: a bug in the simulator");
+
+export const simHealth = createRoute({
+  ...base,
+  method: "get",
+  path: "/__sim/health",
+  operationId: "simHealth",
+  summary: "Health",
+  description: "Liveness and version; the Docker HEALTHCHECK calls it.",
+  responses: { 200: json(HealthSchema, "The simulator is up"), 500: bug },
+});
+
+export const simReset = createRoute({
+  ...base,
+  method: "post",
+  path: "/__sim/reset",
+  operationId: "simReset",
+  summary: "Reset everything",
+  description: "Every shop back to its seeded state, journal and rate windows cleared, scenarios back to those loaded at start, clock back to real time.",
+  responses: { 200: json(z.object({ reset: z.literal(true), shops: z.int() }), "Reset done"), 500: bug },
+});
+
+export const simListScenarios = createRoute({
+  ...base,
+  method: "get",
+  path: "/__sim/scenarios",
+  operationId: "simListScenarios",
+  summary: "List active scenarios",
+  description: "Scenarios that apply to the shop, in the order rules are tried, with hit counts and remaining `times`.",
+  request: { headers: ShopKeyHeader },
+  responses: { 200: json(z.object({ scenarios: z.array(ScenarioSummarySchema) }), "Active scenarios"), 422: invalid, 500: bug },
+});
+
+export const simAddScenario = createRoute({
+  ...base,
+  method: "post",
+  path: "/__sim/scenarios",
+  operationId: "simAddScenario",
+  summary: "Add a scenario",
+  description: "Adds a scenario (JSON, or YAML with `Content-Type: application/yaml`) to the shop, before the others; one of the same name is replaced.",
+  request: {
+    headers: ShopKeyHeader,
+    body: {
+      required: true,
+      content: {
+        "application/json": { schema: scenarioSchema },
+        "application/yaml": { schema: z.string().openapi({ description: "The same scenario as YAML" }) },
+      },
+    },
+  },
+  responses: { 201: json(ScenarioSummarySchema, "The scenario as now active"), 422: invalid, 500: bug },
+});
+
+export const simDeleteScenario = createRoute({
+  ...base,
+  method: "delete",
+  path: "/__sim/scenarios/{name}",
+  operationId: "simDeleteScenario",
+  summary: "Remove a scenario",
+  description: "Removes the shop's scenario of that name (for the default shop, also one loaded at start).",
+  request: { headers: ShopKeyHeader, params: z.object({ name: z.string().openapi({ param: { name: "name", in: "path" } }) }) },
+  responses: { 204: { description: "Removed" }, 404: controlError("`NOT_FOUND`: no such scenario"), 422: invalid, 500: bug },
+});
+
+export const simClearScenarios = createRoute({
+  ...base,
+  method: "delete",
+  path: "/__sim/scenarios",
+  operationId: "simClearScenarios",
+  summary: "Remove all scenarios",
+  description: "Removes the shop's scenarios (for the default shop, also those loaded at start).",
+  request: { headers: ShopKeyHeader },
+  responses: { 200: json(z.object({ removed: z.int() }), "How many were removed"), 422: invalid, 500: bug },
+});
+
+export const simListRequests = createRoute({
+  ...base,
+  method: "get",
+  path: "/__sim/requests",
+  operationId: "simListRequests",
+  summary: "Read the request journal",
+  description: "API requests of the shop, newest first, with what was sent and answered and which scenario rule decided.",
+  request: { headers: ShopKeyHeader, query: RequestsQuerySchema },
+  responses: { 200: json(z.object({ requests: z.array(JournalEntrySchema) }), "Journal entries"), 422: invalid, 500: bug },
+});
+
+export const simClearRequests = createRoute({
+  ...base,
+  method: "delete",
+  path: "/__sim/requests",
+  operationId: "simClearRequests",
+  summary: "Clear the request journal",
+  description: "Forgets the shop's journal entries.",
+  request: { headers: ShopKeyHeader },
+  responses: { 204: { description: "Cleared" }, 422: invalid, 500: bug },
+});
+
+export const simGetClock = createRoute({
+  ...base,
+  method: "get",
+  path: "/__sim/clock",
+  operationId: "simGetClock",
+  summary: "Read the clock",
+  description: "The simulator's current time, which expiry, rate windows and earn-rule limits follow.",
+  responses: { 200: json(ClockSchema, "The clock"), 500: bug },
+});
+
+export const simSetClock = createRoute({
+  ...base,
+  method: "post",
+  path: "/__sim/clock",
+  operationId: "simSetClock",
+  summary: "Move, set or freeze the clock",
+  description: "`advanceSeconds` moves it, `set` puts it at an instant, `frozen` stops or restarts it.",
+  request: { body: { required: true, content: { "application/json": { schema: ClockChangeSchema } } } },
+  responses: { 200: json(ClockSchema, "The clock after the change"), 422: invalid, 500: bug },
+});
+
+export const simCreateShop = createRoute({
+  ...base,
+  method: "post",
+  path: "/__sim/shops",
+  operationId: "simCreateShop",
+  summary: "Create an isolated shop",
+  description: "A new shop with the default program and its own seeded customers and credentials; parallel test files each take one.",
+  request: { body: { required: true, content: { "application/json": { schema: CreateShopSchema } } } },
+  responses: { 201: json(ShopInfoSchema, "The new shop and its credentials"), 422: invalid, 500: bug },
+});
+
+export const simListShops = createRoute({
+  ...base,
+  method: "get",
+  path: "/__sim/shops",
+  operationId: "simListShops",
+  summary: "List shops",
+  description: "Every shop of this simulator with its credentials.",
+  responses: { 200: json(z.object({ shops: z.array(ShopInfoSchema) }), "The shops"), 500: bug },
+});
+
+export const simCreateCustomer = createRoute({
+  ...base,
+  method: "post",
+  path: "/__sim/customers",
+  operationId: "simCreateCustomer",
+  summary: "Create a customer",
+  description: "Creates a customer in the shop as if synced from the commerce platform (customers never come from the API).",
+  request: { headers: ShopKeyHeader, body: { required: true, content: { "application/json": { schema: CreateCustomerSchema } } } },
+  responses: { 201: json(CustomerSchema, "The new customer"), 422: invalid, 500: bug },
+});
+
+export const simMergeCustomer = createRoute({
+  ...base,
+  method: "post",
+  path: "/__sim/customers/{id}/merge",
+  operationId: "simMergeCustomer",
+  summary: "Merge a customer into another",
+  description: "As the commerce platform does: the balance moves to `into`, the merged customer keeps `mergedIntoCustomerId` and is refused changes.",
+  request: {
+    headers: ShopKeyHeader,
+    params: z.object({ id: z.string().openapi({ param: { name: "id", in: "path" } }) }),
+    body: { required: true, content: { "application/json": { schema: MergeSchema } } },
+  },
+  responses: {
+    200: json(CustomerSchema, "The merged customer"),
+    404: controlError("`CUSTOMER_NOT_FOUND`"),
+    422: controlError("`VALIDATION_ERROR` or `ACTIVITY_NOT_AWARDED` (removed or already merged customer)"),
+    500: bug,
+  },
+});

@@ -1,0 +1,116 @@
+/** @module Schemas of the simulator control API (`/__sim`). */
+import { z } from "@hono/zod-openapi";
+import { ErrorEnvelopeSchema } from "../http/schemas.js";
+
+export const CONTROL_TAG = "Simulator control";
+
+export const ShopKeyHeader = z.object({
+  "x-api-key": z.string().optional().openapi({ description: "The shop to act on (the default shop without it)" }),
+});
+
+export const HealthSchema = z
+  .object({ status: z.literal("ok"), version: z.string(), uptimeMs: z.int() })
+  .openapi("SimHealth");
+
+export const ClockSchema = z.object({ now: z.string(), frozen: z.boolean() }).openapi("SimClock");
+
+export const ClockChangeSchema = z
+  .object({
+    advanceSeconds: z.number().finite().optional().openapi({ description: "Move the clock by this many seconds (may be negative)" }),
+    set: z.iso.datetime({ offset: true }).optional().openapi({ description: "Set the clock to this ISO 8601 instant" }),
+    frozen: z.boolean().optional().openapi({ description: "Stop or restart the clock" }),
+  })
+  .refine((b) => b.advanceSeconds !== undefined || b.set !== undefined || b.frozen !== undefined, {
+    message: "needs advanceSeconds, set or frozen",
+  })
+  .refine((b) => !(b.advanceSeconds !== undefined && b.set !== undefined), { message: "takes advanceSeconds or set, not both", path: ["set"] })
+  .openapi("SimClockChange");
+
+export const ShopInfoSchema = z
+  .object({
+    id: z.string(),
+    apiKey: z.string(),
+    apiSecret: z.string(),
+    seed: z.int(),
+    customers: z.int(),
+    plan: z.enum(["free", "paid"]),
+    apiAccess: z.boolean(),
+    rateLimit: z.int().nullable(),
+  })
+  .openapi("SimShop");
+
+export const CreateShopSchema = z
+  .object({
+    seed: z.int().min(0).max(2 ** 31 - 1).optional(),
+    customers: z.int().min(0).max(100_000).optional(),
+    plan: z.enum(["free", "paid"]).optional(),
+    apiAccess: z.boolean().optional(),
+    rateLimit: z.union([z.int().min(1), z.literal("off")]).optional(),
+  })
+  .openapi("SimCreateShop");
+
+export const CreateCustomerSchema = z
+  .object({
+    id: z.string().regex(/^\d{1,20}$/, "must be a string of digits").optional(),
+    firstName: z.string().min(1).max(200),
+    lastName: z.string().min(1).max(200),
+    email: z.email().max(320),
+    phone: z.string().max(40).optional(),
+    dateOfBirth: z.string().regex(/^(0[1-9]|[12]\d|3[01])-(0[1-9]|1[0-2])$/, "must be dd-mm").optional(),
+    stampBalance: z.int().min(0).max(1_000_000_000).optional(),
+  })
+  .openapi("SimCreateCustomer");
+
+export const MergeSchema = z.object({ into: z.string().min(1) }).openapi("SimMerge");
+
+export const JournalEntrySchema = z
+  .object({
+    id: z.int(),
+    at: z.string(),
+    shopId: z.string().nullable(),
+    method: z.string(),
+    path: z.string(),
+    operation: z.string().nullable(),
+    customerId: z.string().nullable(),
+    query: z.record(z.string(), z.string()),
+    requestBody: z.unknown(),
+    status: z.int().nullable(),
+    fault: z.string().nullable(),
+    responseBody: z.unknown(),
+    durationMs: z.number(),
+    scenario: z.object({ scenario: z.string(), rule: z.int(), ruleName: z.string().optional() }).nullable(),
+  })
+  .openapi("SimJournalEntry");
+
+export const RequestsQuerySchema = z.object({
+  method: z.string().optional().openapi({ description: "GET, POST, ..." }),
+  path: z.string().optional().openapi({ description: "A path template or glob, as in scenario rules" }),
+  status: z.coerce.number().int().min(100).max(599).optional().openapi({ type: "integer" }),
+  customerId: z.string().optional(),
+  limit: z.coerce.number().int().min(1).max(100_000).optional().openapi({ type: "integer" }),
+});
+
+export const ScenarioSummarySchema = z
+  .object({
+    name: z.string(),
+    description: z.string().optional(),
+    owner: z.enum(["all shops", "this shop"]),
+    rules: z.array(
+      z.object({
+        index: z.int(),
+        name: z.string().optional(),
+        match: z.record(z.string(), z.unknown()),
+        respond: z.record(z.string(), z.unknown()),
+        hits: z.int(),
+        matches: z.int(),
+        remaining: z.int().nullable(),
+        spent: z.boolean(),
+      }),
+    ),
+  })
+  .openapi("SimScenario");
+
+export const controlError = (description: string) => ({
+  description,
+  content: { "application/json": { schema: ErrorEnvelopeSchema } },
+});

@@ -1,0 +1,45 @@
+/**
+ * The outermost API middleware: names the operation a request is for, and writes what happened
+ * to the journal once the response (or fault) is known.
+ * @module
+ */
+import type { MiddlewareHandler } from "hono";
+import type { Engine } from "../engine/engine.js";
+import { isoTimestamp } from "../engine/clock.js";
+import { journalBody, type Journal } from "../journal.js";
+import type { OperationTable } from "../scenarios/operations.js";
+import type { AppEnv } from "./env.js";
+
+export function recordRequests(engine: Engine, journal: Journal, operations: () => OperationTable): MiddlewareHandler<AppEnv> {
+  return async (c, next) => {
+    const started = performance.now();
+    const at = engine.clock.now();
+    const operation = operations().resolve(c.req.method, c.req.path);
+    if (operation) c.set("operation", operation);
+    await next();
+    if (journal.capacity === 0) return;
+    const res = c.res;
+    const fault = c.var.fault ?? null;
+    const hasBody = c.req.method !== "GET" && c.req.method !== "HEAD";
+    const requestText = hasBody ? await c.req.text().catch(() => "") : "";
+    const responseText = fault && fault !== "malformed_json" ? "" : await res.clone().text();
+    const shop = engine.shopByApiKey(c.req.header("X-Api-Key") ?? "");
+    const identified = shop && shop.access.apiSecret === c.req.header("X-Api-Secret") ? shop.id : null;
+    const customerId = operation?.template.startsWith("/rest_api/v1/customers/{id}") ? (operation.params.id ?? null) : null;
+    journal.add({
+      at: isoTimestamp(at),
+      shopId: identified,
+      method: c.req.method,
+      path: c.req.path,
+      operation: operation?.operationId ?? null,
+      customerId,
+      query: c.req.query(),
+      requestBody: journalBody(requestText, c.req.header("Content-Type") ?? null),
+      status: fault && fault !== "malformed_json" ? null : res.status,
+      fault,
+      responseBody: journalBody(responseText, res.headers.get("Content-Type")),
+      durationMs: Math.round((performance.now() - started) * 100) / 100,
+      scenario: c.var.decision ?? null,
+    });
+  };
+}

@@ -1,0 +1,96 @@
+/**
+ * The request journal: what apps sent and what they got, newest first, bounded so a long run
+ * never grows without limit.
+ * @module
+ */
+
+export interface JournalEntry {
+  id: number;
+  at: string;
+  shopId: string | null;
+  method: string;
+  path: string;
+  operation: string | null;
+  customerId: string | null;
+  query: Record<string, string>;
+  requestBody: unknown;
+  /** HTTP status, or null when a fault answered with no response. */
+  status: number | null;
+  fault: string | null;
+  responseBody: unknown;
+  durationMs: number;
+  scenario: { scenario: string; rule: number; ruleName?: string } | null;
+}
+
+export interface JournalFilter {
+  shopId?: string;
+  /** Also entries that identified no shop (bad credentials). */
+  includeUnidentified?: boolean;
+  method?: string;
+  path?: RegExp;
+  status?: number;
+  customerId?: string;
+  limit?: number;
+}
+
+/** Bodies above this size are kept as a note, not copied. */
+const MAX_BODY_CHARS = 64 * 1024;
+
+export function journalBody(text: string, contentType: string | null): unknown {
+  if (text === "") return null;
+  if (text.length > MAX_BODY_CHARS) return `(${text.length} characters, not kept)`;
+  if (contentType?.includes("json")) {
+    try {
+      return JSON.parse(text);
+    } catch {
+      return text;
+    }
+  }
+  return text;
+}
+
+export class Journal {
+  #entries: JournalEntry[] = [];
+  #next = 0;
+  #nextId = 1;
+
+  constructor(readonly capacity: number) {}
+
+  add(entry: Omit<JournalEntry, "id">): void {
+    if (this.capacity === 0) return;
+    const full: JournalEntry = { id: this.#nextId++, ...entry };
+    // A ring: the oldest entry is overwritten once the journal is full.
+    if (this.#entries.length < this.capacity) this.#entries.push(full);
+    else this.#entries[this.#next] = full;
+    this.#next = (this.#next + 1) % this.capacity;
+  }
+
+  get size(): number {
+    return this.#entries.length;
+  }
+
+  /** Newest first. */
+  list(filter: JournalFilter = {}): JournalEntry[] {
+    const out: JournalEntry[] = [];
+    const n = this.#entries.length;
+    for (let k = 1; k <= n && out.length < (filter.limit ?? Infinity); k++) {
+      const e = this.#entries[(this.#next - k + n * 2) % n]!;
+      if (filter.shopId !== undefined && e.shopId !== filter.shopId && !(filter.includeUnidentified && e.shopId === null)) continue;
+      if (filter.method !== undefined && e.method !== filter.method) continue;
+      if (filter.path && !filter.path.test(e.path)) continue;
+      if (filter.status !== undefined && e.status !== filter.status) continue;
+      if (filter.customerId !== undefined && e.customerId !== filter.customerId) continue;
+      out.push(e);
+    }
+    return out;
+  }
+
+  /** Forgets every entry, or only one shop's (and, for the default shop, unidentified ones). */
+  clear(shopId?: string, includeUnidentified = false): void {
+    const oldestFirst = [...this.#entries.slice(this.#next), ...this.#entries.slice(0, this.#next)];
+    const keep =
+      shopId === undefined ? [] : oldestFirst.filter((e) => !(e.shopId === shopId || (includeUnidentified && e.shopId === null)));
+    this.#entries = keep;
+    this.#next = keep.length % Math.max(1, this.capacity);
+  }
+}

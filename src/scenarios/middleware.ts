@@ -1,0 +1,131 @@
+/**
+ * Applies scenarios, `Prefer` forcing and global latency to API requests: after credentials are
+ * checked and before the real handler runs, so a forced domain error changes nothing in the shop.
+ * @module
+ */
+import type { Context, MiddlewareHandler } from "hono";
+import { DomainError, type ErrorCode } from "../engine/errors.js";
+import type { AppEnv } from "../http/env.js";
+import { sendError } from "../http/errors.js";
+import { API_BASE } from "../http/router.js";
+import { parsePrefer } from "./prefer.js";
+import type { Decision, RequestFacts, ScenarioRegistry } from "./registry.js";
+import type { Fault, Respond } from "./schema.js";
+
+/** Marks a fault on an in-process response (no socket to break); see `inProcessFetch`. */
+export const FAULT_HEADER = "x-loyalty-sim-fault";
+
+/** Half a customer: what a client sees when the body is cut off mid-way. */
+const MALFORMED_BODY = '{"success":true,"data":{"id":"6677889900","firstName":"Ali';
+
+export interface ScenarioDeps {
+  registry: ScenarioRegistry;
+  /** Global latency in ms for every API request: a number or [min, max]. */
+  latency?: number | [number, number];
+}
+
+/** Waits, but stops early when the client gives up. */
+function sleep(ms: number, signal: AbortSignal): Promise<void> {
+  if (ms <= 0) return Promise.resolve();
+  return new Promise((resolve) => {
+    const timer = setTimeout(done, ms);
+    function done() {
+      clearTimeout(timer);
+      signal.removeEventListener("abort", done);
+      resolve();
+    }
+    signal.addEventListener("abort", done, { once: true });
+  });
+}
+
+async function facts(c: Context<AppEnv>): Promise<RequestFacts> {
+  let body: unknown;
+  if (c.req.method !== "GET" && /json/i.test(c.req.header("Content-Type") ?? "")) {
+    const text = await c.req.text();
+    try {
+      body = text === "" ? undefined : JSON.parse(text);
+    } catch {
+      body = undefined;
+    }
+  }
+  const op = c.var.operation;
+  return {
+    method: c.req.method,
+    path: c.req.path.slice(API_BASE.length),
+    query: c.req.query(),
+    headers: c.req.raw.headers,
+    body,
+    ...(op && { operation: op.operationId }),
+    ...(op?.params.id !== undefined && op.template.startsWith(`${API_BASE}/customers/{id}`) && { customerId: op.params.id }),
+    ...(c.req.header("X-Api-Key") !== undefined && { apiKey: c.req.header("X-Api-Key")! }),
+    shopId: c.var.shop.id,
+  };
+}
+
+function forcedError(c: Context<AppEnv>, code: ErrorCode, message: string | undefined, why: string): Response {
+  const details = code === "VALIDATION_ERROR" ? [{ in: "body" as const, path: "(root)", message: why }] : undefined;
+  if (code === "RATE_LIMITED") {
+    c.header("X-RateLimit-Remaining", "0");
+    c.header("Retry-After", "60");
+  }
+  return sendError(c, new DomainError(code, message, details));
+}
+
+async function fault(c: Context<AppEnv>, kind: Fault): Promise<Response> {
+  c.set("fault", kind);
+  if (kind === "malformed_json") {
+    return c.body(MALFORMED_BODY, 200, { "Content-Type": "application/json" });
+  }
+  const signal = c.req.raw.signal;
+  if (kind === "timeout") {
+    // Never answer: hold the request until the client (or the server's shutdown) gives up.
+    await new Promise<void>((resolve) => (signal.aborted ? resolve() : signal.addEventListener("abort", () => resolve(), { once: true })));
+  }
+  const socket = (c.env as { incoming?: { socket?: { resetAndDestroy?: () => void; destroy: () => void } } } | undefined)?.incoming?.socket;
+  if (socket && kind === "connection_reset") (socket.resetAndDestroy ?? socket.destroy).call(socket);
+  else if (socket) socket.destroy();
+  return c.body(null, 599 as never, { [FAULT_HEADER]: kind });
+}
+
+async function apply(
+  c: Context<AppEnv>,
+  respond: Respond,
+  limit: Decision["limit"],
+  why: string,
+  registry: ScenarioRegistry,
+  next: () => Promise<void>,
+): Promise<Response | void> {
+  if (respond.delayMs !== undefined) await sleep(registry.drawDelay(respond.delayMs), c.req.raw.signal);
+  if (respond.error !== undefined) return forcedError(c, respond.error, respond.message, why);
+  if (respond.status !== undefined) {
+    const headers = { ...respond.headers };
+    if (respond.body === undefined) return c.body(null, respond.status as never, headers);
+    return c.body(JSON.stringify(respond.body), respond.status as never, { "Content-Type": "application/json", ...headers });
+  }
+  if (respond.fault !== undefined) return fault(c, respond.fault);
+  if (limit) {
+    c.header("X-RateLimit-Limit", String(limit.limit));
+    c.header("X-RateLimit-Remaining", String(limit.remaining));
+    if (!limit.allowed) {
+      c.header("Retry-After", String(limit.retryAfterSeconds));
+      return sendError(
+        c,
+        new DomainError("RATE_LIMITED", `Rate limit of ${limit.limit} requests exceeded; retry in ${limit.retryAfterSeconds} s`),
+      );
+    }
+  }
+  await next();
+}
+
+export function scenarioMiddleware(deps: ScenarioDeps): MiddlewareHandler<AppEnv> {
+  return async (c, next) => {
+    const { registry, latency } = deps;
+    if (latency !== undefined) await sleep(registry.drawDelay(latency), c.req.raw.signal);
+    const preferred = parsePrefer(c.req.header("Prefer"));
+    if (preferred) return apply(c, preferred, undefined, "forced by the Prefer header", registry, next);
+    const decision = registry.decide(await facts(c));
+    if (!decision) return next();
+    c.set("decision", { scenario: decision.scenario, rule: decision.rule, ...(decision.ruleName !== undefined && { ruleName: decision.ruleName }) });
+    return apply(c, decision.respond, decision.limit, `forced by scenario "${decision.scenario}" rule ${decision.rule}`, registry, next);
+  };
+}

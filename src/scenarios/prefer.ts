@@ -1,0 +1,35 @@
+/**
+ * Per-request forcing through the `Prefer` header, as Prism does: `error=CODE`, `status=NNN`,
+ * `delay=MS`, comma-separated. A malformed value is a 422, never silently ignored.
+ * @module
+ */
+import { ERROR_CATALOG, invalidField, type ErrorCode } from "../engine/errors.js";
+import { MAX_DELAY_MS, type Respond } from "./schema.js";
+
+export function parsePrefer(header: string | undefined): Respond | undefined {
+  if (header === undefined || header.trim() === "") return undefined;
+  const out: { error?: ErrorCode; status?: number; delayMs?: number } = {};
+  for (const part of header.split(",")) {
+    const [rawKey, ...rest] = part.split("=");
+    const key = rawKey?.trim().toLowerCase() ?? "";
+    const value = rest.join("=").trim().replace(/^"(.*)"$/, "$1");
+    const bad = (why: string) => invalidField("header", "Prefer", `${part.trim() || "(empty)"}: ${why}`);
+    if (key in out || (key === "delay" && "delayMs" in out)) throw bad("is given twice");
+    if (key === "error") {
+      if (!(value in ERROR_CATALOG)) throw bad(`unknown error code; use one of ${Object.keys(ERROR_CATALOG).join(", ")}`);
+      out.error = value as ErrorCode;
+    } else if (key === "status") {
+      if (!/^\d{3}$/.test(value) || Number(value) < 100 || Number(value) > 599) throw bad("must be an HTTP status from 100 to 599");
+      out.status = Number(value);
+    } else if (key === "delay") {
+      if (!/^\d{1,6}$/.test(value) || Number(value) > MAX_DELAY_MS) throw bad(`must be milliseconds from 0 to ${MAX_DELAY_MS}`);
+      out.delayMs = Number(value);
+    } else {
+      throw bad("unknown preference; loyalty-sim takes error=CODE, status=NNN and delay=MS");
+    }
+  }
+  if (out.error !== undefined && out.status !== undefined) {
+    throw invalidField("header", "Prefer", "takes error or status, not both");
+  }
+  return out;
+}

@@ -1,0 +1,110 @@
+/**
+ * The scenario file format: a named, ordered list of rules, each a `match`, optional `times`,
+ * `after` and `probability`, and a `respond`. One zod schema validates files, control-API
+ * bodies and generates the JSON Schema for editors (scenarios/scenario.schema.json).
+ * @module
+ */
+import { z } from "zod";
+import { ERROR_CODES } from "../engine/errors.js";
+
+export const OPERATION_IDS = [
+  "listCustomers", "getCustomer", "updateCustomer", "setCustomerTier", "awardStamps", "adjustStamps",
+  "listRewardCodes", "useRewardCode", "voidRewardCode", "redeemReward", "grantReward", "listActivities",
+  "processEarnRule", "listTiers", "getTier", "listEarnRules", "getEarnRule", "getShop", "listRewards",
+  "getReward", "listBeacons",
+] as const;
+
+export const FAULTS = ["connection_reset", "empty_response", "malformed_json", "timeout"] as const;
+export type Fault = (typeof FAULTS)[number];
+
+/** Longest delay a rule may ask for: long enough for any client timeout test, short enough to stop. */
+export const MAX_DELAY_MS = 120_000;
+
+const delayMs = z
+  .union([
+    z.int().min(0).max(MAX_DELAY_MS),
+    z
+      .tuple([z.int().min(0).max(MAX_DELAY_MS), z.int().min(0).max(MAX_DELAY_MS)])
+      .refine(([min, max]) => min <= max, { message: "must be [min, max] with min <= max" }),
+  ])
+  .describe("Milliseconds, or [min, max] drawn from the seeded random source");
+
+export const matchSchema = z
+  .strictObject({
+    operation: z.enum(OPERATION_IDS).optional().describe("An operationId of the API"),
+    method: z
+      .string()
+      .regex(/^(get|post|patch|put|delete|GET|POST|PATCH|PUT|DELETE)$/, "must be GET, POST, PATCH, PUT or DELETE")
+      .transform((m) => m.toUpperCase())
+      .optional(),
+    path: z
+      .string()
+      .regex(/^\//, "must start with /")
+      .optional()
+      .describe("A path template such as /customers/{id}/redemptions, or a glob: * matches within a segment, ** across segments"),
+    customerId: z.string().min(1).optional(),
+    apiKey: z.string().min(1).optional().describe("Only requests of the shop with this API key"),
+    headers: z.record(z.string(), z.string()).optional().describe("Header name (any case) to exact value"),
+    body: z.record(z.string(), z.unknown()).optional().describe("Partial deep match of the JSON body"),
+    query: z.record(z.string(), z.string()).optional().describe("Query parameter to exact value"),
+  })
+  .describe("All given fields must hold");
+
+export const respondSchema = z
+  .strictObject({
+    error: z.enum(ERROR_CODES).optional().describe("A documented error code, answered with its status and envelope"),
+    message: z.string().min(1).optional().describe("With error: the message instead of the default one"),
+    status: z.int().min(100).max(599).optional().describe("A raw response status"),
+    body: z.unknown().optional().describe("With status: the raw body (JSON)"),
+    headers: z.record(z.string(), z.string()).optional().describe("With status: extra response headers"),
+    rateLimit: z
+      .strictObject({ limit: z.int().min(0), windowSeconds: z.int().min(1).max(31_536_000) })
+      .optional()
+      .describe("A 429 RATE_LIMITED limiter over the matched requests"),
+    fault: z.enum(FAULTS).optional(),
+    delayMs: delayMs.optional(),
+  })
+  .superRefine((r, ctx) => {
+    const kinds = (["error", "status", "rateLimit", "fault"] as const).filter((k) => r[k] !== undefined);
+    if (kinds.length > 1) {
+      ctx.addIssue({ code: "custom", message: `takes one of error, status, rateLimit or fault, not ${kinds.join(" and ")}` });
+    }
+    if (kinds.length === 0 && r.delayMs === undefined) {
+      ctx.addIssue({ code: "custom", message: "needs one of error, status, rateLimit, fault or delayMs" });
+    }
+    if (r.message !== undefined && r.error === undefined) ctx.addIssue({ code: "custom", path: ["message"], message: "goes with error" });
+    for (const key of ["body", "headers"] as const) {
+      if (r[key] !== undefined && r.status === undefined) ctx.addIssue({ code: "custom", path: [key], message: "goes with status" });
+    }
+  });
+
+export const ruleSchema = z.strictObject({
+  name: z.string().min(1).optional(),
+  match: matchSchema.default({}),
+  times: z.int().min(1).optional().describe("Apply N times, then the rule is spent"),
+  after: z.int().min(0).optional().describe("Skip the first N matching requests"),
+  probability: z.number().min(0).max(1).optional().describe("Chance to apply, drawn from the seeded random source"),
+  respond: respondSchema,
+});
+
+export const scenarioSchema = z
+  .strictObject({
+    $schema: z.string().optional(),
+    name: z.string().min(1).max(200).regex(/^[^/]+$/, "must not contain /"),
+    description: z.string().optional(),
+    rules: z.array(ruleSchema).min(1),
+  })
+  .describe("A loyalty-sim scenario: the first active rule that matches a request decides its answer");
+
+export type Scenario = z.output<typeof scenarioSchema>;
+export type ScenarioInput = z.input<typeof scenarioSchema>;
+export type Rule = z.output<typeof ruleSchema>;
+export type Respond = z.output<typeof respondSchema>;
+
+/** The JSON Schema editors use to check scenario files. */
+export function scenarioJsonSchema(): Record<string, unknown> {
+  return {
+    ...z.toJSONSchema(scenarioSchema, { io: "input", target: "draft-2020-12" }),
+    title: "loyalty-sim scenario",
+  };
+}
