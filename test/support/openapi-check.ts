@@ -37,6 +37,11 @@ export function assertMatchesContract(method: string, path: string, status: numb
   } else {
     const response = operation.responses[String(status)];
     if (!response) throw new Error(`${method} ${template} returned ${status}, which the OpenAPI document does not declare`);
+    if (!response.content) {
+      // A response declared without content (204) must have no body.
+      if (body !== "") throw new Error(`${method} ${path} -> ${status} declares no body but sent ${JSON.stringify(body)}`);
+      return;
+    }
     ref = `openapi#/${pointer("paths", template!, method.toLowerCase(), "responses", String(status), "content", "application/json", "schema")}`;
   }
   const validate = ajv.getSchema(ref) ?? ajv.compile({ $ref: ref });

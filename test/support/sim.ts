@@ -8,6 +8,7 @@ import { fixedClock, type SimClock } from "../../src/engine/clock.js";
 import { Engine, type ShopSpec } from "../../src/engine/engine.js";
 import type { ShopEngine } from "../../src/engine/shop-engine.js";
 import { defaultFixturePath, loadFixtureFile } from "../../src/fixtures/load.js";
+import type { Scenario } from "../../src/scenarios/schema.js";
 import type { Program, ShopAccess } from "../../src/store/types.js";
 import { assertMatchesContract } from "./openapi-check.js";
 
@@ -23,6 +24,12 @@ export interface TestSimOptions {
   program?: (program: Program) => void;
   access?: Partial<ShopAccess>;
   now?: number;
+  /** Scenarios loaded at start (they apply to every shop); `seed` also seeds their random draws. */
+  scenarios?: Scenario[];
+  /** Global latency of every API request, in ms or [min, max]. */
+  latency?: number | [number, number];
+  /** Entries the request journal keeps. */
+  journalSize?: number;
 }
 
 export interface CallResult {
@@ -51,12 +58,20 @@ export function createTestSim(options: TestSimOptions = {}) {
   const engine = new Engine({ clock });
   const shop: ShopEngine = engine.addShop(defaultSpec(options));
   const bugs: unknown[] = [];
-  const { app } = createApp({ engine, onBug: (e) => bugs.push(e) });
+  const { app, registry, journal, limiter } = createApp({
+    engine,
+    onBug: (e) => bugs.push(e),
+    ...(options.scenarios !== undefined && { scenarios: options.scenarios }),
+    ...(options.seed !== undefined && { seed: options.seed }),
+    ...(options.latency !== undefined && { latency: options.latency }),
+    ...(options.journalSize !== undefined && { journalSize: options.journalSize }),
+  });
 
   async function call(
     method: string,
     path: string,
-    init: { body?: unknown; rawBody?: string; headers?: Record<string, string>; auth?: boolean } = {},
+    /** `unchecked`: skip the contract check and the 5xx guard (for forced or raw answers). */
+    init: { body?: unknown; rawBody?: string; headers?: Record<string, string>; auth?: boolean; unchecked?: boolean } = {},
   ): Promise<CallResult> {
     const headers: Record<string, string> = { ...(init.auth === false ? {} : AUTH), ...init.headers };
     let body: string | undefined = init.rawBody;
@@ -69,6 +84,7 @@ export function createTestSim(options: TestSimOptions = {}) {
     const text = await res.text();
     const json = text && res.headers.get("content-type")?.includes("json") ? JSON.parse(text) : text;
     const pathname = new URL(url, "http://sim").pathname;
+    if (init.unchecked) return { status: res.status, headers: res.headers, body: json };
     assertMatchesContract(method, pathname, res.status, json);
     if (res.status >= 500) throw new Error(`${method} ${url} -> ${res.status}: ${text} ${String(bugs[0])}`);
     return { status: res.status, headers: res.headers, body: json };
@@ -82,7 +98,7 @@ export function createTestSim(options: TestSimOptions = {}) {
     return found.id;
   };
 
-  return { app, engine, shop, clock, call, bugs, activeCustomer };
+  return { app, engine, shop, clock, call, bugs, activeCustomer, registry, journal, limiter };
 }
 
 export type TestSim = ReturnType<typeof createTestSim>;

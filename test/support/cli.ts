@@ -1,0 +1,133 @@
+/**
+ * Runs the built `loyalty-sim` command (dist/cli/bin.js) as a child process: start it on a real
+ * port and wait for its banner, or run it to completion and collect its output.
+ * @module
+ */
+import { spawn, execFileSync, type ChildProcess } from "node:child_process";
+import { existsSync } from "node:fs";
+import { availableParallelism } from "node:os";
+import { fileURLToPath } from "node:url";
+
+export const ROOT = fileURLToPath(new URL("../../", import.meta.url));
+export const BIN = fileURLToPath(new URL("../../dist/cli/bin.js", import.meta.url));
+
+/** `npm test` builds before vitest; a bare `vitest run` on a fresh clone builds here. */
+export function ensureBuilt(): void {
+  if (!existsSync(BIN)) execFileSync("npm", ["run", "build"], { cwd: ROOT, stdio: "inherit" });
+}
+
+const running = new Set<ChildProcess>();
+
+// Each start spends ~0.4 s of CPU importing the app. Tests run concurrently, so starts queue for
+// one of `cores` slots, held until the banner is out or the process ends.
+let freeSlots = Math.max(1, availableParallelism());
+const queue: (() => void)[] = [];
+
+async function slot(): Promise<() => void> {
+  if (freeSlots > 0) freeSlots--;
+  else await new Promise<void>((resolve) => queue.push(resolve));
+  let released = false;
+  return () => {
+    if (released) return;
+    released = true;
+    const next = queue.shift();
+    if (next) next();
+    else freeSlots++;
+  };
+}
+
+export interface CliRun {
+  child: ChildProcess;
+  /** Everything written so far. */
+  stdout(): string;
+  stderr(): string;
+  /** Resolves when the process has exited. */
+  exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
+}
+
+export interface StartedCli extends CliRun {
+  /** `http://host:port`, read from the banner. */
+  origin: string;
+  banner: string;
+}
+
+/** The environment of the child: ours minus every LOYALTY_SIM_* variable, plus `env`. */
+function childEnv(env: Record<string, string>): NodeJS.ProcessEnv {
+  const out: NodeJS.ProcessEnv = {};
+  for (const [key, value] of Object.entries(process.env)) if (!key.startsWith("LOYALTY_SIM_")) out[key] = value;
+  return { ...out, ...env };
+}
+
+export function spawnCli(args: string[], env: Record<string, string> = {}): CliRun {
+  const child = spawn(process.execPath, [BIN, ...args], { cwd: ROOT, env: childEnv(env), stdio: ["ignore", "pipe", "pipe"] });
+  running.add(child);
+  let out = "";
+  let err = "";
+  child.stdout!.setEncoding("utf8").on("data", (chunk: string) => (out += chunk));
+  child.stderr!.setEncoding("utf8").on("data", (chunk: string) => (err += chunk));
+  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => {
+    child.on("close", (code, signal) => {
+      running.delete(child);
+      resolve({ code, signal });
+    });
+  });
+  return { child, stdout: () => out, stderr: () => err, exited };
+}
+
+/** Starts the server and resolves once its whole banner is out (rejects after `timeoutMs`). */
+export async function startCli(args: string[], env: Record<string, string> = {}, timeoutMs = 10_000): Promise<StartedCli> {
+  const release = await slot();
+  const run = spawnCli(args, env);
+  void run.exited.then(release);
+  const banner = await new Promise<string>((resolve, reject) => {
+    const timer = setTimeout(() => fail(`no banner within ${timeoutMs} ms`), timeoutMs);
+    const check = () => {
+      if (/^ {2}Seed: .*\n/m.test(run.stdout())) done(() => resolve(run.stdout()));
+    };
+    const fail = (why: string) => done(() => reject(new Error(`loyalty-sim ${args.join(" ")}: ${why}\nstdout: ${run.stdout()}\nstderr: ${run.stderr()}`)));
+    const done = (then: () => void) => {
+      release();
+      clearTimeout(timer);
+      run.child.stdout!.off("data", check);
+      then();
+    };
+    run.child.stdout!.on("data", check);
+    void run.exited.then(({ code, signal }) => fail(`exited (code ${code}, signal ${signal}) before its banner`));
+  });
+  const match = /listening on (http:\/\/\S+)/.exec(banner);
+  if (!match?.[1]) throw new Error(`banner without a URL:\n${banner}`);
+  return { ...run, origin: match[1], banner };
+}
+
+/** Runs a command that is expected to end by itself (help, version, bad options). */
+export async function runCli(args: string[], env: Record<string, string> = {}, timeoutMs = 10_000) {
+  const release = await slot();
+  const run = spawnCli(args, env);
+  const timer = setTimeout(() => run.child.kill("SIGKILL"), timeoutMs);
+  const { code, signal } = await run.exited;
+  clearTimeout(timer);
+  release();
+  return { code, signal, stdout: run.stdout(), stderr: run.stderr() };
+}
+
+/** Kills one child if it still runs and waits for it to be gone. */
+export async function stopCli(run: CliRun): Promise<void> {
+  if (run.child.exitCode === null && run.child.signalCode === null) run.child.kill("SIGKILL");
+  await run.exited;
+}
+
+/** Kills every child still running (a safety net for afterAll/afterEach). */
+export async function killAll(): Promise<void> {
+  const children = [...running];
+  await Promise.all(
+    children.map(
+      (child) =>
+        new Promise<void>((resolve) => {
+          if (child.exitCode !== null || child.signalCode !== null) return resolve();
+          child.once("close", () => resolve());
+          child.kill("SIGKILL");
+        }),
+    ),
+  );
+  running.clear();
+}
