@@ -1,7 +1,15 @@
-/** Regenerates openapi/openapi.json from the code (`npm run openapi`). */
+/**
+ * Regenerates the committed documents from the code (`npm run openapi`): the OpenAPI document and
+ * the scenario JSON Schema. Tests fail when the committed copies drift.
+ */
 import { writeFileSync } from "node:fs";
-import { serializeOpenApiDocument } from "../src/openapi-document.js";
+import { serializeOpenApiDocument, serializeScenarioSchema } from "../src/openapi-document.js";
 
-const target = new URL("../openapi/openapi.json", import.meta.url);
-writeFileSync(target, serializeOpenApiDocument());
-console.log(`wrote ${target.pathname}`);
+for (const [file, text] of [
+  ["../openapi/openapi.json", serializeOpenApiDocument()],
+  ["../scenarios/scenario.schema.json", serializeScenarioSchema()],
+] as const) {
+  const target = new URL(file, import.meta.url);
+  writeFileSync(target, text);
+  console.log(`wrote ${target.pathname}`);
+}

@@ -5,6 +5,7 @@
  * @module
  */
 import { HTTPException } from "hono/http-exception";
+import { cors } from "hono/cors";
 import { bodyLimit } from "hono/body-limit";
 import { customersRouter } from "./api/customers/customers.router.js";
 import { programRouter } from "./api/program/program.router.js";
@@ -19,7 +20,7 @@ import { API_BASE, createRouter } from "./http/router.js";
 import { openApiConfig } from "./openapi.js";
 import { Journal } from "./journal.js";
 import { createControlRouter } from "./control/control.router.js";
-import { recordRequests } from "./http/recording.js";
+import { recordRequests, type RequestLogLine } from "./http/recording.js";
 import { scenarioMiddleware } from "./scenarios/middleware.js";
 import { OperationTable } from "./scenarios/operations.js";
 import { ScenarioRegistry } from "./scenarios/registry.js";
@@ -39,7 +40,16 @@ export interface AppDeps {
   bodyLimitBytes?: number;
   /** Called with unexpected errors (bugs) before the 500 is written. */
   onBug?: (error: unknown) => void;
+  /** Called once per API request with what the request log shows. */
+  onRequest?: (line: RequestLogLine) => void;
+  /** Called after `POST /__sim/reset` (persistence flushes there). */
+  onReset?: () => Promise<void>;
+  /** Answer CORS preflights and expose the API's headers to browsers (default true). */
+  cors?: boolean;
 }
+
+/** Headers a browser app under test needs to read. */
+const EXPOSED_HEADERS = ["X-RateLimit-Limit", "X-RateLimit-Remaining", "Retry-After", "X-Request-Id", "Idempotency-Key"];
 
 export function createApp(deps: AppDeps) {
   const { engine } = deps;
@@ -50,13 +60,30 @@ export function createApp(deps: AppDeps) {
   // Built once the routers are mounted below; requests only arrive after that.
   let operations: OperationTable | undefined;
 
+  if (deps.cors !== false) {
+    app.use(
+      "*",
+      cors({
+        origin: (origin) => origin || "*",
+        allowHeaders: ["X-Api-Key", "X-Api-Secret", "Content-Type", "Prefer", "Idempotency-Key", "X-Request-Id"],
+        allowMethods: ["GET", "POST", "PATCH", "PUT", "DELETE", "OPTIONS"],
+        exposeHeaders: EXPOSED_HEADERS,
+        maxAge: 600,
+      }),
+    );
+  }
+  let requestCounter = 0;
   app.use("*", async (c, next) => {
     c.set("clock", engine.clock);
+    // A client's own request id is kept, so its logs and ours line up.
+    c.header("X-Request-Id", c.req.header("X-Request-Id") ?? `req_${(++requestCounter).toString(36).padStart(6, "0")}`);
+    const idempotencyKey = c.req.header("Idempotency-Key");
+    if (idempotencyKey !== undefined) c.header("Idempotency-Key", idempotencyKey);
     await next();
   });
   app.use(
     `${API_BASE}/*`,
-    recordRequests(engine, journal, () => operations!),
+    recordRequests(engine, journal, () => operations!, deps.onRequest),
     authenticate(engine, limiter),
     bodyLimit({
       maxSize: deps.bodyLimitBytes ?? 1024 * 1024,
@@ -72,7 +99,7 @@ export function createApp(deps: AppDeps) {
     .route(API_BASE, rewardsRouter)
     .route(API_BASE, programRouter);
   operations = new OperationTable(app.openAPIRegistry, API_BASE);
-  app.route("/", createControlRouter({ engine, registry, journal, limiter }));
+  app.route("/", createControlRouter({ engine, registry, journal, limiter, ...(deps.onReset && { onReset: deps.onReset }) }));
 
   app.openAPIRegistry.registerComponent("securitySchemes", "ApiKey", {
     type: "apiKey",
@@ -101,6 +128,17 @@ export function createApp(deps: AppDeps) {
       return sendError(
         c,
         new DomainError("VALIDATION_ERROR", "Request body is not valid JSON", [{ in: "body", path: "(root)", message: "is not valid JSON" }]),
+      );
+    }
+    if (error instanceof HTTPException && error.status === 415) {
+      // @hono/zod-openapi's media-type gate, for a Content-Type its stricter pattern refuses
+      // (e.g. "application/json ; charset=utf-8", or text/plain with an empty body).
+      const type = c.req.header("Content-Type");
+      return sendError(
+        c,
+        new DomainError("VALIDATION_ERROR", "Request body must be JSON", [
+          { in: "header", path: "Content-Type", message: `must be application/json (optionally with "; charset=utf-8"), got ${type ?? "none"}` },
+        ]),
       );
     }
     deps.onBug?.(error);

@@ -7,6 +7,12 @@ import { z } from "zod";
 
 const intFrom = (min: number, max: number) => z.coerce.number().int().min(min).max(max);
 
+/** A boolean from code, or from the environment as true/false/1/0. */
+const booleanOption = z.union([
+  z.boolean(),
+  z.enum(["true", "false", "1", "0"], { message: "must be true, false, 1 or 0" }).transform((v) => v === "true" || v === "1"),
+]);
+
 export const configSchema = z.object({
   port: intFrom(0, 65_535).default(4747),
   host: z.string().min(1).default("127.0.0.1"),
@@ -19,6 +25,32 @@ export const configSchema = z.object({
   apiSecret: z.string().min(1).optional(),
   /** Requests per hour per shop, or `off`; overrides the fixture's value. */
   rateLimit: z.union([z.literal("off"), intFrom(1, 1_000_000_000)]).optional(),
+  /** Scenario files loaded at start (JSON or YAML); a comma-separated list from the environment. */
+  scenario: z
+    .union([z.string().min(1), z.array(z.string().min(1))])
+    .transform((v) => (Array.isArray(v) ? v : v.split(",").map((s) => s.trim()).filter(Boolean)))
+    .default([]),
+  /** Global latency of every API request: `MS` or `MIN-MAX`. */
+  latency: z
+    .union([z.number().int().min(0), z.string().regex(/^\d+(-\d+)?$/, "must be MS or MIN-MAX, e.g. 50 or 20-200")])
+    .transform((v, ctx): number | [number, number] => {
+      if (typeof v === "number") return v;
+      const [min, max] = v.split("-").map(Number) as [number, number?];
+      if (max === undefined) return min;
+      if (min > max) ctx.addIssue({ code: "custom", message: "MIN must not exceed MAX" });
+      return [min, max];
+    })
+    .optional(),
+  journalSize: intFrom(0, 1_000_000).default(1000),
+  /** Keep every shop's state in this JSON file (lowdb) and load it at the next start. */
+  data: z.string().min(1).optional(),
+  /** Longest time between a change and its write to the data file. */
+  flushMs: intFrom(10, 60_000).default(1000),
+  logLevel: z.enum(["debug", "info", "warn", "error", "silent"]).default("info"),
+  logFormat: z.enum(["pretty", "json"]).default("pretty"),
+  quiet: booleanOption.default(false),
+  /** Answer CORS preflights for browser apps under test. */
+  cors: booleanOption.default(true),
 });
 
 export type SimulatorConfig = z.output<typeof configSchema>;

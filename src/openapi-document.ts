@@ -6,6 +6,7 @@
 import { parseConfig } from "./config.js";
 import { openApiConfig } from "./openapi.js";
 import { buildSimulator } from "./simulator.js";
+import { scenarioJsonSchema } from "./scenarios/schema.js";
 
 export function buildOpenApiDocument() {
   const { app } = buildSimulator(parseConfig({ customers: 0 }));
@@ -15,4 +16,9 @@ export function buildOpenApiDocument() {
 /** The document as written to disk: stable key order, two-space indent, final newline. */
 export function serializeOpenApiDocument(): string {
   return `${JSON.stringify(buildOpenApiDocument(), null, 2)}\n`;
+}
+
+/** The scenario JSON Schema as written to scenarios/scenario.schema.json. */
+export function serializeScenarioSchema(): string {
+  return `${JSON.stringify(scenarioJsonSchema(), null, 2)}\n`;
 }

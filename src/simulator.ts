@@ -1,14 +1,17 @@
 /**
- * Builds a running simulator (engine + app) from validated options: loads the fixture, applies
- * credential and quota overrides, and seeds the default shop.
+ * Builds a simulator (engine + app) from validated options: loads the fixture and scenarios,
+ * applies credential and quota overrides, and seeds the default shop, or restores every shop from
+ * the `--data` file when it exists.
  * @module
  */
 import { createApp } from "./app.js";
 import type { SimulatorConfig } from "./config.js";
-import { Engine } from "./engine/engine.js";
 import type { SimClock } from "./engine/clock.js";
+import { Engine, type ShopSpec } from "./engine/engine.js";
 import { defaultFixturePath, loadFixtureFile } from "./fixtures/load.js";
-import type { ShopSpec } from "./engine/engine.js";
+import type { RequestLogLine } from "./http/recording.js";
+import { loadScenarioFile } from "./scenarios/load.js";
+import { DataFile, readDataFile } from "./store/data-file.js";
 
 export const DEFAULT_SHOP_ID = "1";
 
@@ -28,9 +31,31 @@ export function defaultShopSpec(config: SimulatorConfig): ShopSpec {
   };
 }
 
-export function buildSimulator(config: SimulatorConfig, options: { clock?: SimClock; onBug?: (error: unknown) => void } = {}) {
-  const engine = new Engine(options.clock ? { clock: options.clock } : {});
-  const shop = engine.addShop(defaultShopSpec(config));
-  const { app, limiter } = createApp({ engine, ...(options.onBug && { onBug: options.onBug }) });
-  return { engine, shop, app, limiter };
+export interface BuildOptions {
+  clock?: SimClock;
+  onBug?: (error: unknown) => void;
+  onRequest?: (line: RequestLogLine) => void;
 }
+
+export function buildSimulator(config: SimulatorConfig, options: BuildOptions = {}) {
+  const engine = new Engine(options.clock ? { clock: options.clock } : {});
+  const saved = config.data !== undefined ? readDataFile(config.data) : undefined;
+  if (saved) for (const { spec, data } of saved.shops) engine.attachShop(spec, data);
+  else engine.addShop(defaultShopSpec(config));
+  const dataFile = config.data !== undefined ? new DataFile(config.data, engine, config.flushMs) : undefined;
+  const scenarios = config.scenario.map((file) => loadScenarioFile(file));
+  const built = createApp({
+    engine,
+    scenarios,
+    seed: config.seed,
+    journalSize: config.journalSize,
+    cors: config.cors,
+    ...(config.latency !== undefined && { latency: config.latency }),
+    ...(options.onBug && { onBug: options.onBug }),
+    ...(options.onRequest && { onRequest: options.onRequest }),
+    ...(dataFile && { onReset: () => dataFile.flush() }),
+  });
+  return { engine, shop: engine.defaultShop(), dataFile, restored: saved !== undefined, ...built };
+}
+
+export type BuiltSimulator = ReturnType<typeof buildSimulator>;

@@ -19,6 +19,15 @@ Options (each also as an environment variable):
   --api-key KEY       API key of the default shop (default sim_key)    ${envName("apiKey")}
   --api-secret SECRET API secret of the default shop (default sim_secret) ${envName("apiSecret")}
   --rate-limit N|off  requests per hour per shop (default 1000)        ${envName("rateLimit")}
+  --scenario FILE     scenario file to load, JSON or YAML (repeatable)  ${envName("scenario")} (comma-separated)
+  --latency MS|MIN-MAX  delay added to every API request               ${envName("latency")}
+  --journal-size N    request journal entries kept (default 1000)      ${envName("journalSize")}
+  --data FILE         keep every shop's state in this JSON file         ${envName("data")}
+  --flush-ms N        most ms between a change and its write (1000)     ${envName("flushMs")}
+  --log-level LEVEL   debug|info|warn|error|silent (default info)       ${envName("logLevel")}
+  --log-format FMT    pretty|json (default pretty)                      ${envName("logFormat")}
+  --quiet             no request log (same as --log-level silent)       ${envName("quiet")}
+  --no-cors           do not answer CORS preflights (on by default)     ${envName("cors")}=false
   --help              show this help
   --version           show the version
 `;
@@ -39,15 +48,28 @@ export function parseCli(argv: string[], env: Record<string, string | undefined>
       "api-key": { type: "string" },
       "api-secret": { type: "string" },
       "rate-limit": { type: "string" },
+      scenario: { type: "string", multiple: true },
+      latency: { type: "string" },
+      "journal-size": { type: "string" },
+      data: { type: "string" },
+      "flush-ms": { type: "string" },
+      "log-level": { type: "string" },
+      "log-format": { type: "string" },
+      quiet: { type: "boolean" },
+      cors: { type: "boolean" },
+      "no-cors": { type: "boolean" },
       help: { type: "boolean", short: "h" },
       version: { type: "boolean", short: "v" },
     },
   });
   if (values.help) return { kind: "help" };
+  const { "no-cors": noCors, quiet, cors, ...rest } = values;
   if (values.version) return { kind: "version" };
-  const flags: Record<string, string> = {};
-  for (const [key, value] of Object.entries(values)) {
-    if (typeof value === "string") flags[key.replace(/-([a-z])/g, (_, ch: string) => ch.toUpperCase())] = value;
+  const flags: Record<string, string | string[] | boolean> = {};
+  if (quiet) flags.quiet = true;
+  if (cors || noCors) flags.cors = !noCors;
+  for (const [key, value] of Object.entries(rest)) {
+    if (typeof value === "string" || Array.isArray(value)) flags[key.replace(/-([a-z])/g, (_, ch: string) => ch.toUpperCase())] = value;
   }
   return { kind: "run", config: parseConfig({ ...optionsFromEnv(env), ...flags }) };
 }

@@ -3,63 +3,62 @@
  * The `loyalty-sim` command: the only place that reads process.argv, process.env and signals.
  * @module
  */
-import { serve } from "@hono/node-server";
 import { ConfigError } from "../config.js";
 import { FixtureError } from "../fixtures/load.js";
-import { buildSimulator } from "../simulator.js";
-import { API_BASE } from "../http/router.js";
+import { ScenarioError } from "../scenarios/load.js";
+import { DataFileError } from "../store/data-file.js";
+import { listen } from "../server.js";
+import { VERSION } from "../version.js";
 import { HELP, parseCli } from "./args.js";
-import { VERSION as version } from "../version.js";
+import { createLogger } from "./logger.js";
 
+/** Problems of the user's input: a message and exit code 2, never a stack trace. */
+const USAGE_ERRORS = [ConfigError, FixtureError, ScenarioError, DataFileError];
 
-function main(): void {
-  let command;
-  try {
-    command = parseCli(process.argv.slice(2), process.env);
-  } catch (error) {
-    if (error instanceof ConfigError || (error instanceof TypeError && "code" in error)) {
-      console.error(`${error.message}\nRun loyalty-sim --help for the options.`);
-      process.exit(2);
-    }
-    throw error;
+function fail(error: unknown): never {
+  if (USAGE_ERRORS.some((type) => error instanceof type) || (error instanceof TypeError && "code" in error && String(error.code).startsWith("ERR_PARSE_ARGS"))) {
+    console.error(`loyalty-sim: ${(error as Error).message}\nRun loyalty-sim --help for the options.`);
+    process.exit(2);
   }
+  const code = (error as NodeJS.ErrnoException).code;
+  if (code === "EADDRINUSE" || code === "EACCES" || code === "EADDRNOTAVAIL") {
+    console.error(`loyalty-sim: cannot listen: ${(error as Error).message}`);
+    process.exit(1);
+  }
+  throw error;
+}
+
+async function main(): Promise<void> {
+  const command = parseCli(process.argv.slice(2), process.env);
   if (command.kind === "help") return void process.stdout.write(HELP);
-  if (command.kind === "version") return void console.log(version);
+  if (command.kind === "version") return void console.log(VERSION);
 
   const { config } = command;
-  let simulator;
-  try {
-    simulator = buildSimulator(config, { onBug: (error) => console.error("loyalty-sim: internal error:", error) });
-  } catch (error) {
-    if (error instanceof FixtureError) {
-      console.error(error.message);
-      process.exit(2);
-    }
-    throw error;
-  }
-  const { app, shop } = simulator;
-  const server = serve({ fetch: app.fetch, port: config.port, hostname: config.host }, (info) => {
-    const host = config.host.includes(":") ? `[${config.host}]` : config.host;
-    const origin = `http://${host === "0.0.0.0" ? "127.0.0.1" : host}:${info.port}`;
-    console.log(`loyalty-sim ${version} listening on ${origin}`);
-    console.log(`  API:         ${origin}${API_BASE}`);
-    console.log(`  Docs:        ${origin}/doc`);
-    console.log(`  OpenAPI:     ${origin}/openapi.json`);
-    console.log(`  Credentials: X-Api-Key: ${shop.access.apiKey}  X-Api-Secret: ${shop.access.apiSecret}`);
-    console.log(`  Seed:        ${config.seed} (${config.customers} customers)`);
-  });
-  server.on("error", (error: NodeJS.ErrnoException) => {
-    console.error(`loyalty-sim: cannot listen on ${config.host}:${config.port}: ${error.message}`);
-    process.exit(1);
-  });
+  const log = createLogger(config);
+  const sim = await listen(config, { onBug: (error) => log.error("loyalty-sim: internal error:", error), onRequest: (line) => log.request(line) });
+  const { engine } = sim;
+  console.log(`loyalty-sim ${VERSION} listening on ${sim.url}`);
+  console.log(`  API:         ${sim.baseUrl}`);
+  console.log(`  Docs:        ${sim.url}/doc`);
+  console.log(`  OpenAPI:     ${sim.url}/openapi.json`);
+  console.log(`  Credentials: X-Api-Key: ${sim.apiKey}  X-Api-Secret: ${sim.apiSecret}`);
+  const restored = sim.built.restored ? `restored from ${config.data}` : `${engine.defaultShop().store.customerCount} customers`;
+  console.log(`  Seed:        ${config.seed} (${restored})`);
+  if (config.data) console.log(`  Data file:   ${config.data} (flushed at most every ${config.flushMs} ms)`);
+  if (config.scenario.length > 0) console.log(`  Scenarios:   ${config.scenario.join(", ")}`);
+
   const stop = (signal: string) => {
     console.log(`loyalty-sim: ${signal}, shutting down`);
-    server.close(() => process.exit(0));
-    // Keep-alive connections would hold close() open; nothing is lost by ending them.
-    (server as unknown as { closeAllConnections?: () => void }).closeAllConnections?.();
+    sim.close().then(
+      () => process.exit(0),
+      (error: unknown) => {
+        console.error("loyalty-sim: could not flush the data file:", error);
+        process.exit(1);
+      },
+    );
   };
   process.once("SIGINT", () => stop("SIGINT"));
   process.once("SIGTERM", () => stop("SIGTERM"));
 }
 
-main();
+main().catch(fail);

@@ -24,6 +24,7 @@ export interface ControlDeps {
   registry: ScenarioRegistry;
   journal: Journal;
   limiter: RateLimiter;
+  onReset?: () => Promise<void>;
 }
 
 function shopFor(c: Context<AppEnv>, engine: Engine): { shop: ShopEngine; isDefault: boolean } {
@@ -48,12 +49,13 @@ export function createControlRouter(deps: ControlDeps) {
 
   return createRouter()
     .openapi(routes.simHealth, (c) => c.json({ status: "ok" as const, version: VERSION, uptimeMs: Math.round(performance.now() - startedAt) }, 200))
-    .openapi(routes.simReset, (c) => {
+    .openapi(routes.simReset, async (c) => {
       engine.clock.reset();
       engine.resetShops();
       journal.clear();
       limiter.clear();
       registry.reset();
+      await deps.onReset?.();
       return c.json({ reset: true as const, shops: engine.shops().length }, 200);
     })
     .openapi(routes.simListScenarios, (c) => c.json({ scenarios: registry.list(shopFor(c, engine).shop.id) }, 200))
@@ -65,7 +67,7 @@ export function createControlRouter(deps: ControlDeps) {
         try {
           scenario = parseScenarioText(await c.req.text(), "yaml", "in the request body");
         } catch (error) {
-          if (error instanceof ScenarioError) throw new DomainError("VALIDATION_ERROR", error.message, error.issues);
+          if (error instanceof ScenarioError) throw new DomainError("VALIDATION_ERROR", undefined, error.issues);
           throw error;
         }
       } else if (/json/i.test(type)) {

@@ -68,7 +68,9 @@ export const simAddScenario = createRoute({
   request: {
     headers: ShopKeyHeader,
     body: {
-      required: true,
+      // Not `required`: with it, @hono/zod-openapi runs the JSON validator on every body, so a
+      // YAML one would be checked as an empty JSON object. The handler refuses a missing body.
+      required: false,
       content: {
         "application/json": { schema: scenarioSchema },
         "application/yaml": { schema: z.string().openapi({ description: "The same scenario as YAML" }) },

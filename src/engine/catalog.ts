@@ -2,7 +2,7 @@
  * The shop's program as read by apps: shop record, tiers, earn rules, beacons.
  * @module
  */
-import { requireEarnRule, requireTier, type EngineContext } from "./context.js";
+import { requireEarnRule, requireTier, type EngineContext, type ProgramId } from "./context.js";
 import { beaconView, earnRuleView, shopView, tierView, type Beacon, type EarnRule, type Shop, type Tier } from "./views.js";
 
 export function getShop(ctx: EngineContext): Shop {
@@ -14,7 +14,7 @@ export function listTiers(ctx: EngineContext): Tier[] {
   return program.tiers.map((t) => tierView(program, t));
 }
 
-export function getTier(ctx: EngineContext, id: number): Tier {
+export function getTier(ctx: EngineContext, id: ProgramId): Tier {
   return tierView(ctx.store.data.program, requireTier(ctx, id));
 }
 
@@ -22,7 +22,7 @@ export function listEarnRules(ctx: EngineContext): EarnRule[] {
   return ctx.store.data.program.earnRules.map(earnRuleView);
 }
 
-export function getEarnRule(ctx: EngineContext, id: number): EarnRule {
+export function getEarnRule(ctx: EngineContext, id: ProgramId): EarnRule {
   return earnRuleView(requireEarnRule(ctx, id));
 }
 

@@ -40,24 +40,28 @@ export function requireChangeable(customer: CustomerRecord): void {
   }
 }
 
-export function findTier(ctx: EngineContext, id: number): TierRecord | undefined {
-  return ctx.store.data.program.tiers.find((t) => t.id === id);
+/** Program ids arrive as integers (bodies) or path text; both name the same record. */
+export type ProgramId = number | string;
+const same = (id: number, wanted: ProgramId) => (typeof wanted === "number" ? id === wanted : String(id) === wanted);
+
+export function findTier(ctx: EngineContext, id: ProgramId): TierRecord | undefined {
+  return ctx.store.data.program.tiers.find((t) => same(t.id, id));
 }
 
-export function requireTier(ctx: EngineContext, id: number): TierRecord {
+export function requireTier(ctx: EngineContext, id: ProgramId): TierRecord {
   const tier = findTier(ctx, id);
   if (!tier) throw new DomainError("TIER_NOT_FOUND", `Tier ${id} not found`);
   return tier;
 }
 
-export function requireReward(ctx: EngineContext, id: number): RewardRecord {
-  const reward = ctx.store.data.program.rewards.find((r) => r.id === id);
+export function requireReward(ctx: EngineContext, id: ProgramId): RewardRecord {
+  const reward = ctx.store.data.program.rewards.find((r) => same(r.id, id));
   if (!reward) throw new DomainError("REWARD_NOT_FOUND", `Reward ${id} not found`);
   return reward;
 }
 
-export function requireEarnRule(ctx: EngineContext, id: number): EarnRuleRecord {
-  const rule = ctx.store.data.program.earnRules.find((r) => r.id === id);
+export function requireEarnRule(ctx: EngineContext, id: ProgramId): EarnRuleRecord {
+  const rule = ctx.store.data.program.earnRules.find((r) => same(r.id, id));
   if (!rule) throw new DomainError("EARN_RULE_NOT_FOUND", `Earn rule ${id} not found`);
   return rule;
 }

@@ -25,6 +25,8 @@ export class Engine {
   readonly clock: SimClock;
   readonly #shops = new Map<string, { spec: ShopSpec; shop: ShopEngine }>();
   readonly #byApiKey = new Map<string, ShopEngine>();
+  /** Bumped whenever a shop is added or replaced, so persistence sees resets. */
+  generation = 0;
 
   constructor(options: { clock?: SimClock } = {}) {
     this.clock = options.clock ?? new SimClock();
@@ -45,6 +47,7 @@ export class Engine {
     const shop = new ShopEngine(new ShopStore(data), this.clock, seededRandom(spec.seed * 7919 + 17));
     this.#shops.set(spec.id, { spec, shop });
     this.#byApiKey.set(spec.access.apiKey, shop);
+    this.generation++;
     return shop;
   }
 

@@ -31,7 +31,7 @@ export function applyStampChange(ctx: EngineContext, customer: CustomerRecord, c
       `Customer ${customer.id} has ${customer.balance} stamps; ${-change.change} are needed`,
     );
   }
-  if (!Number.isSafeInteger(balance) || !Number.isSafeInteger(customer.earned + Math.max(0, change.change))) {
+  if (!Number.isSafeInteger(balance)) {
     throw invalidField("body", "stamps", `would take the balance beyond ${Number.MAX_SAFE_INTEGER}`);
   }
   const activity = ctx.store.appendActivity({
@@ -50,7 +50,8 @@ export function applyStampChange(ctx: EngineContext, customer: CustomerRecord, c
     if (settings.expiry.mode === "fixed") moveLots(customer, change.change, at + settings.expiry.days * DAY_MS);
   }
   if (EARNING_KINDS.has(change.kind) && change.change > 0) {
-    customer.earned += change.change;
+    // Only milestones read it, so it saturates rather than refusing a balance that fits.
+    customer.earned = Math.min(Number.MAX_SAFE_INTEGER, customer.earned + change.change);
     promote(ctx, customer);
   }
   return activity;

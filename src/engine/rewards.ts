@@ -4,7 +4,7 @@
  * @module
  */
 import type { CodeRecord, CustomerRecord, RewardRecord } from "../store/types.js";
-import { findTier, requireChangeable, requireCustomer, requireReward, type EngineContext } from "./context.js";
+import { findTier, requireChangeable, requireCustomer, requireReward, type EngineContext, type ProgramId } from "./context.js";
 import { DomainError, invalidField } from "./errors.js";
 import { applyStampChange } from "./ledger.js";
 import { randomCodeSuffix } from "./random.js";
@@ -20,7 +20,7 @@ export function listRewards(ctx: EngineContext): Reward[] {
   return ctx.store.data.program.rewards.filter(isListed).map(rewardView);
 }
 
-export function getReward(ctx: EngineContext, id: number): Reward {
+export function getReward(ctx: EngineContext, id: ProgramId): Reward {
   return rewardView(requireReward(ctx, id));
 }
 
@@ -100,8 +100,8 @@ export function listRewardCodes(ctx: EngineContext, id: string, availableOnly: b
   return (availableOnly ? codes.filter((c) => !c.used) : codes).map(codeView);
 }
 
-function requireCode(ctx: EngineContext, customerId: string, codeId: number): CodeRecord {
-  const code = ctx.store.code(codeId);
+function requireCode(ctx: EngineContext, customerId: string, codeId: ProgramId): CodeRecord {
+  const code = /^\d{1,15}$/.test(String(codeId)) ? ctx.store.code(Number(codeId)) : undefined;
   // A code of another customer is "not found", as production answers.
   if (!code || code.customerId !== customerId) {
     throw new DomainError("REWARD_CODE_NOT_FOUND", `Reward code ${codeId} not found for customer ${customerId}`);
@@ -110,7 +110,7 @@ function requireCode(ctx: EngineContext, customerId: string, codeId: number): Co
 }
 
 /** Marks the code used (deactivated on the platform). Using it again changes nothing. */
-export function useRewardCode(ctx: EngineContext, id: string, codeId: number): RewardCode {
+export function useRewardCode(ctx: EngineContext, id: string, codeId: ProgramId): RewardCode {
   requireCustomer(ctx, id);
   const code = requireCode(ctx, id, codeId);
   code.used = true;
@@ -122,7 +122,7 @@ export function useRewardCode(ctx: EngineContext, id: string, codeId: number): R
  * Refunds what the code cost and deactivates it. A voided code reads back `used: true`: it can no
  * longer be used, which is what `used` tells an app.
  */
-export function voidRewardCode(ctx: EngineContext, id: string, codeId: number): RewardCode {
+export function voidRewardCode(ctx: EngineContext, id: string, codeId: ProgramId): RewardCode {
   const customer = requireCustomer(ctx, id);
   const code = requireCode(ctx, id, codeId);
   if (code.voided) throw new DomainError("VOID_FAILED", `Reward code ${codeId} was already voided`);

@@ -6,7 +6,7 @@
 import type { ShopStore } from "../store/shop-store.js";
 import type { ShopAccess } from "../store/types.js";
 import type { Clock } from "./clock.js";
-import type { EngineContext } from "./context.js";
+import type { EngineContext, ProgramId } from "./context.js";
 import * as catalog from "./catalog.js";
 import * as customers from "./customers.js";
 import type { PageQuery } from "./pagination.js";
@@ -66,10 +66,10 @@ export class ShopEngine {
   listRewardCodes(id: string, availableOnly: boolean) {
     return rewards.listRewardCodes(this.ctx, id, availableOnly);
   }
-  useRewardCode(id: string, codeId: number) {
+  useRewardCode(id: string, codeId: ProgramId) {
     return rewards.useRewardCode(this.ctx, id, codeId);
   }
-  voidRewardCode(id: string, codeId: number) {
+  voidRewardCode(id: string, codeId: ProgramId) {
     return rewards.voidRewardCode(this.ctx, id, codeId);
   }
   redeemReward(id: string, rewardId: number, variableAmount?: number) {
@@ -81,7 +81,7 @@ export class ShopEngine {
   listRewards() {
     return rewards.listRewards(this.ctx);
   }
-  getReward(id: number) {
+  getReward(id: ProgramId) {
     return rewards.getReward(this.ctx, id);
   }
   getShop() {
@@ -90,13 +90,13 @@ export class ShopEngine {
   listTiers() {
     return catalog.listTiers(this.ctx);
   }
-  getTier(id: number) {
+  getTier(id: ProgramId) {
     return catalog.getTier(this.ctx, id);
   }
   listEarnRules() {
     return catalog.listEarnRules(this.ctx);
   }
-  getEarnRule(id: number) {
+  getEarnRule(id: ProgramId) {
     return catalog.getEarnRule(this.ctx, id);
   }
   listBeacons() {

@@ -2,7 +2,7 @@
  * Stamp movements an app asks for: award, adjust, processing an earn rule; and the ledger read.
  * @module
  */
-import type { ActivityRecord, CustomerRecord, EarnLimit } from "../store/types.js";
+import type { CustomerRecord, EarnLimit } from "../store/types.js";
 import { DAY_MS } from "./clock.js";
 import { findTier, requireChangeable, requireCustomer, requireEarnRule, type EngineContext } from "./context.js";
 import { DomainError } from "./errors.js";
@@ -49,11 +49,13 @@ export function adjustStamps(ctx: EngineContext, id: string, input: ManualStamps
 const PERIOD_MS = { day: DAY_MS, week: 7 * DAY_MS, year: 365 * DAY_MS } as const;
 
 /** Why the rule may not award this customer now, or undefined when it may. */
-function limitRefusal(ledger: readonly ActivityRecord[], ruleId: number, limit: EarnLimit, now: number): string | undefined {
+function limitRefusal(ctx: EngineContext, customerId: string, ruleId: number, limit: EarnLimit): string | undefined {
   if (limit.kind === "none") return undefined;
   if (limit.kind === "lifetime") {
-    return ledger.some((a) => a.earnRuleId === ruleId) ? "can be awarded once per customer and already was" : undefined;
+    return ctx.store.hasEarnedBy(customerId, ruleId) ? "can be awarded once per customer and already was" : undefined;
   }
+  const ledger = ctx.store.activitiesOf(customerId);
+  const now = ctx.clock.now();
   const since = now - PERIOD_MS[limit.period];
   let count = 0;
   // Newest first, stopping at the window's start: cost is the window, not the whole ledger.
@@ -73,7 +75,7 @@ export function processEarnRule(ctx: EngineContext, id: string, ruleId: number):
   const customer = requireCustomer(ctx, id);
   const rule = requireEarnRule(ctx, ruleId);
   requireChangeable(customer);
-  const refusal = limitRefusal(ctx.store.activitiesOf(id), rule.id, rule.limit, ctx.clock.now());
+  const refusal = limitRefusal(ctx, id, rule.id, rule.limit);
   if (refusal) throw new DomainError("ACTIVITY_NOT_AWARDED", `Earn rule ${rule.id} (${rule.name}) ${refusal}`);
   const stamps = earnAmount(ctx, customer, rule.step, rule.multiplier);
   applyStampChange(ctx, customer, { kind: "earn", change: stamps, label: rule.name, earnRuleId: rule.id });

@@ -37,12 +37,15 @@ const PAGE = `<!doctype html>
 </html>`;
 
 // Kept out of the page so a strict Content-Security-Policy (no inline scripts) still works.
+// validatorUrl: null, or Swagger UI loads a badge from validator.swagger.io whenever the page is
+// opened at a host other than localhost/127.0.0.1 (e.g. a Docker service name).
 const INIT = `window.ui = SwaggerUIBundle({
   url: "/openapi.json",
   dom_id: "#swagger-ui",
   deepLinking: true,
   persistAuthorization: true,
   tryItOutEnabled: true,
+  validatorUrl: null,
   presets: [SwaggerUIBundle.presets.apis, SwaggerUIStandalonePreset],
   layout: "StandaloneLayout"
 });`;

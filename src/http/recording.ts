@@ -10,16 +10,43 @@ import { journalBody, type Journal } from "../journal.js";
 import type { OperationTable } from "../scenarios/operations.js";
 import type { AppEnv } from "./env.js";
 
-export function recordRequests(engine: Engine, journal: Journal, operations: () => OperationTable): MiddlewareHandler<AppEnv> {
+/** What the request log shows of a request. */
+export interface RequestLogLine {
+  method: string;
+  path: string;
+  status: number | null;
+  fault: string | null;
+  ms: number;
+  scenario: string | null;
+  requestId: string | null;
+}
+
+export function recordRequests(
+  engine: Engine,
+  journal: Journal,
+  operations: () => OperationTable,
+  onRequest?: (line: RequestLogLine) => void,
+): MiddlewareHandler<AppEnv> {
   return async (c, next) => {
     const started = performance.now();
     const at = engine.clock.now();
     const operation = operations().resolve(c.req.method, c.req.path);
     if (operation) c.set("operation", operation);
     await next();
-    if (journal.capacity === 0) return;
     const res = c.res;
     const fault = c.var.fault ?? null;
+    const durationMs = Math.round((performance.now() - started) * 100) / 100;
+    const decision = c.var.decision;
+    onRequest?.({
+      method: c.req.method,
+      path: c.req.path,
+      status: fault && fault !== "malformed_json" ? null : res.status,
+      fault,
+      ms: durationMs,
+      scenario: decision ? `${decision.scenario}#${decision.rule}` : null,
+      requestId: res.headers.get("X-Request-Id"),
+    });
+    if (journal.capacity === 0) return;
     const hasBody = c.req.method !== "GET" && c.req.method !== "HEAD";
     const requestText = hasBody ? await c.req.text().catch(() => "") : "";
     const responseText = fault && fault !== "malformed_json" ? "" : await res.clone().text();
@@ -38,8 +65,8 @@ export function recordRequests(engine: Engine, journal: Journal, operations: () 
       status: fault && fault !== "malformed_json" ? null : res.status,
       fault,
       responseBody: journalBody(responseText, res.headers.get("Content-Type")),
-      durationMs: Math.round((performance.now() - started) * 100) / 100,
-      scenario: c.var.decision ?? null,
+      durationMs,
+      scenario: decision ?? null,
     });
   };
 }

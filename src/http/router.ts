@@ -118,8 +118,3 @@ export function okPage<T>(
     200,
   ) as never;
 }
-
-/** Numeric path ids: a non-number can never name a record, so it is simply not found. */
-export function numericId(raw: string): number {
-  return /^\d{1,15}$/.test(raw) ? Number(raw) : Number.NaN;
-}

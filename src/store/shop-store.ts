@@ -13,6 +13,8 @@ export class ShopStore {
   readonly #activityPos = new Map<number, { customerId: string; index: number }>();
   readonly #codesOf = new Map<string, CodeRecord[]>();
   readonly #codeById = new Map<number, CodeRecord>();
+  /** Earn rules each customer was ever awarded by: lifetime limits without a ledger scan. */
+  readonly #rulesEarned = new Map<string, Set<number>>();
   /** Bumped on every write: lets persistence know when there is something to flush. */
   version = 0;
 
@@ -89,6 +91,15 @@ export class ShopStore {
     if (!list) this.#activitiesOf.set(a.customerId, (list = []));
     list.push(a);
     this.#activityPos.set(a.id, { customerId: a.customerId, index: list.length - 1 });
+    if (a.earnRuleId !== undefined) {
+      let rules = this.#rulesEarned.get(a.customerId);
+      if (!rules) this.#rulesEarned.set(a.customerId, (rules = new Set()));
+      rules.add(a.earnRuleId);
+    }
+  }
+
+  hasEarnedBy(customerId: string, ruleId: number): boolean {
+    return this.#rulesEarned.get(customerId)?.has(ruleId) ?? false;
   }
 
   // Reward codes ----------------------------------------------------------------------------

@@ -1,11 +1,11 @@
 /** @module Handlers of the program's reference data. */
-import { createRouter, numericId, ok, okList } from "../../http/router.js";
+import { createRouter, ok, okList } from "../../http/router.js";
 import * as routes from "./program.routes.js";
 
 export const programRouter = createRouter()
   .openapi(routes.listTiers, (c) => okList(c, c.var.shop.listTiers()))
-  .openapi(routes.getTier, (c) => ok(c, c.var.shop.getTier(numericId(c.req.valid("param").id))))
+  .openapi(routes.getTier, (c) => ok(c, c.var.shop.getTier(c.req.valid("param").id)))
   .openapi(routes.listEarnRules, (c) => okList(c, c.var.shop.listEarnRules()))
-  .openapi(routes.getEarnRule, (c) => ok(c, c.var.shop.getEarnRule(numericId(c.req.valid("param").id))))
+  .openapi(routes.getEarnRule, (c) => ok(c, c.var.shop.getEarnRule(c.req.valid("param").id)))
   .openapi(routes.getShop, (c) => ok(c, c.var.shop.getShop()))
   .openapi(routes.listBeacons, (c) => okList(c, c.var.shop.listBeacons()));

@@ -1,5 +1,5 @@
 /** @module Handlers of rewards, redemptions, grants and reward codes. */
-import { createRouter, numericId, ok, okList } from "../../http/router.js";
+import { createRouter, ok, okList } from "../../http/router.js";
 import * as routes from "./rewards.routes.js";
 
 export const rewardsRouter = createRouter()
@@ -16,11 +16,11 @@ export const rewardsRouter = createRouter()
   })
   .openapi(routes.useRewardCode, (c) => {
     const { id, codeId } = c.req.valid("param");
-    return ok(c, c.var.shop.useRewardCode(id, numericId(codeId)));
+    return ok(c, c.var.shop.useRewardCode(id, codeId));
   })
   .openapi(routes.voidRewardCode, (c) => {
     const { id, codeId } = c.req.valid("param");
-    return ok(c, c.var.shop.voidRewardCode(id, numericId(codeId)));
+    return ok(c, c.var.shop.voidRewardCode(id, codeId));
   })
   .openapi(routes.listRewards, (c) => okList(c, c.var.shop.listRewards()))
-  .openapi(routes.getReward, (c) => ok(c, c.var.shop.getReward(numericId(c.req.valid("param").id))));
+  .openapi(routes.getReward, (c) => ok(c, c.var.shop.getReward(c.req.valid("param").id)));

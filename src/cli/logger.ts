@@ -1,0 +1,40 @@
+/**
+ * The request log: one line per request, readable in a terminal (colours on a TTY) or JSON lines.
+ * @module
+ */
+import type { SimulatorConfig } from "../config.js";
+import type { RequestLogLine } from "../http/recording.js";
+
+const LEVELS = { debug: 10, info: 20, warn: 30, error: 40, silent: 100 } as const;
+
+export interface Logger {
+  request(line: RequestLogLine): void;
+  info(message: string): void;
+  error(message: string, error?: unknown): void;
+}
+
+export function createLogger(config: Pick<SimulatorConfig, "logLevel" | "logFormat" | "quiet">, out: NodeJS.WriteStream = process.stdout, err: NodeJS.WriteStream = process.stderr): Logger {
+  const threshold = config.quiet ? LEVELS.silent : LEVELS[config.logLevel];
+  const json = config.logFormat === "json";
+  const colour = !json && out.isTTY === true;
+  const paint = (code: number, text: string) => (colour ? `\x1b[${code}m${text}\x1b[0m` : text);
+  const write = (stream: NodeJS.WriteStream, level: keyof typeof LEVELS, fields: Record<string, unknown>, text: string) => {
+    if (LEVELS[level] < threshold) return;
+    stream.write(json ? `${JSON.stringify({ time: new Date().toISOString(), level, ...fields })}\n` : `${text}\n`);
+  };
+  return {
+    request(line) {
+      // Server errors and faults are warnings: something a test run should notice.
+      const level = line.status === null || line.status >= 500 ? "warn" : "info";
+      const status = line.status === null ? paint(35, line.fault ?? "fault") : paint(line.status >= 500 ? 31 : line.status >= 400 ? 33 : 32, String(line.status));
+      const scenario = line.scenario ? ` ${paint(36, `[scenario ${line.scenario}]`)}` : "";
+      write(out, level, { msg: "request", ...line }, `${line.method.padEnd(6)} ${line.path} ${status} ${line.ms.toFixed(1)}ms${scenario}`);
+    },
+    info(message) {
+      write(out, "info", { msg: message }, message);
+    },
+    error(message, error) {
+      write(err, "error", { msg: message, error: String(error ?? "") }, error === undefined ? message : `${message} ${String(error)}`);
+    },
+  };
+}

@@ -1,0 +1,45 @@
+/**
+ * loyalty-sim as a library: run the simulator inside a test process (`createSimulator`) or on an
+ * ephemeral port (`startSimulator`), and talk to it with typed clients.
+ * @module
+ */
+import { hc } from "hono/client";
+import type { ApiRoutes } from "./app.js";
+
+export { createSimulator, inProcessFetch, createControlClient, SimulatorError, IN_PROCESS_ORIGIN } from "./in-process.js";
+export type { InProcessSimulator, ControlClient, ControlClientOptions } from "./in-process.js";
+export { startSimulator } from "./server.js";
+export type { RunningSimulator } from "./server.js";
+export type { SimulatorOptions } from "./config.js";
+export { createApp } from "./app.js";
+export type { App, ApiRoutes } from "./app.js";
+export { SimClock } from "./engine/clock.js";
+export { ERROR_CATALOG, type ErrorCode } from "./engine/errors.js";
+export type { Customer, Activity, RewardCode, Reward, Tier, EarnRule, Beacon, Shop } from "./engine/views.js";
+export type { StampResult } from "./engine/stamps.js";
+export type { RedemptionResult } from "./engine/rewards.js";
+export type { PageInfo as Pagination } from "./engine/pagination.js";
+export type { ScenarioInput as Scenario } from "./scenarios/schema.js";
+
+export interface ClientOptions {
+  /** Up to and including `/rest_api/v1` is not needed: give the origin, e.g. `http://127.0.0.1:4747`. */
+  origin: string;
+  apiKey: string;
+  apiSecret: string;
+  /** Another fetch, e.g. `createSimulator().fetch` for in-process calls. */
+  fetch?: typeof fetch;
+}
+
+/**
+ * A typed API client made with `hono/client`: paths, parameters, bodies and responses are typed
+ * from the routes themselves.
+ * @example
+ * const client = createClient({ origin: sim.url, apiKey: sim.apiKey, apiSecret: sim.apiSecret });
+ * const res = await client.rest_api.v1.customers[":id"].$get({ param: { id: "6000475504606" } });
+ */
+export function createClient(options: ClientOptions) {
+  return hc<ApiRoutes>(options.origin, {
+    headers: { "X-Api-Key": options.apiKey, "X-Api-Secret": options.apiSecret },
+    ...(options.fetch && { fetch: options.fetch }),
+  });
+}

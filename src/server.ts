@@ -1,0 +1,70 @@
+/**
+ * The simulator on a real port: `startSimulator(options)` for test suites, and what the CLI runs.
+ * @module
+ */
+import type { AddressInfo } from "node:net";
+import { serve, type ServerType } from "@hono/node-server";
+import { parseConfig, type SimulatorConfig, type SimulatorOptions } from "./config.js";
+import { createControlClient, type ControlClient } from "./in-process.js";
+import { buildSimulator, type BuildOptions, type BuiltSimulator } from "./simulator.js";
+import { API_BASE } from "./http/router.js";
+
+export interface RunningSimulator {
+  /** `http://127.0.0.1:PORT` */
+  url: string;
+  /** `http://127.0.0.1:PORT/rest_api/v1` */
+  baseUrl: string;
+  port: number;
+  apiKey: string;
+  apiSecret: string;
+  control: ControlClient;
+  engine: BuiltSimulator["engine"];
+  /** Every shop back to its seeded state (as `POST /__sim/reset`). */
+  reset(): Promise<void>;
+  /** Stops listening, ends open connections and flushes the data file. */
+  close(): Promise<void>;
+}
+
+/** Listens on the configured port (an ephemeral one by default here) once the app is built. */
+export async function listen(config: SimulatorConfig, options: BuildOptions = {}): Promise<RunningSimulator & { built: BuiltSimulator; server: ServerType }> {
+  const built = buildSimulator(config, options);
+  const server = await new Promise<ServerType>((resolve, reject) => {
+    const s = serve({ fetch: built.app.fetch, port: config.port, hostname: config.host }, () => resolve(s));
+    s.once("error", reject);
+  });
+  built.dataFile?.start();
+  const port = (server.address() as AddressInfo).port;
+  const host = config.host === "0.0.0.0" || config.host === "::" ? "127.0.0.1" : config.host.includes(":") ? `[${config.host}]` : config.host;
+  const url = `http://${host}:${port}`;
+  const control = createControlClient(fetch, url);
+  let closing: Promise<void> | undefined;
+  return {
+    url,
+    baseUrl: `${url}${API_BASE}`,
+    port,
+    apiKey: built.shop.access.apiKey,
+    apiSecret: built.shop.access.apiSecret,
+    control,
+    engine: built.engine,
+    built,
+    server,
+    reset: async () => void (await control.reset()),
+    close: () =>
+      (closing ??= new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        // Keep-alive connections (and requests held by a timeout fault) would hold close() open.
+        (server as unknown as { closeAllConnections?: () => void }).closeAllConnections?.();
+      }).then(() => built.dataFile?.stop())),
+  };
+}
+
+/**
+ * @example
+ * const sim = await startSimulator({ customers: 10 });
+ * await fetch(`${sim.baseUrl}/shop`, { headers: { "X-Api-Key": sim.apiKey, "X-Api-Secret": sim.apiSecret } });
+ * await sim.close();
+ */
+export async function startSimulator(options: SimulatorOptions = {}): Promise<RunningSimulator> {
+  const { built: _built, server: _server, ...running } = await listen(parseConfig({ port: 0, logLevel: "silent", ...options }));
+  return running;
+}

@@ -1,0 +1,108 @@
+/**
+ * `--data FILE`: every shop's state kept in a JSON file through lowdb and loaded at the next start.
+ * Writes are coalesced (at most one per flush interval, only when something changed) and atomic
+ * (lowdb writes a temporary file and renames it over the old one, so a killed process leaves
+ * either the previous or the new file, never half of one).
+ * @module
+ */
+import { existsSync } from "node:fs";
+import { Low } from "lowdb";
+import { DataFile as LowFile, JSONFileSync } from "lowdb/node";
+import type { Engine, ShopSpec } from "../engine/engine.js";
+import type { ShopData } from "./types.js";
+
+export const DATA_FORMAT = "loyalty-sim-state";
+/** Bump when the saved shape changes; older files are then refused with a clear message. */
+export const DATA_VERSION = 1;
+
+export interface SavedState {
+  format: typeof DATA_FORMAT;
+  version: number;
+  savedAt: string;
+  shops: { spec: ShopSpec; data: ShopData }[];
+}
+
+export class DataFileError extends Error {
+  override readonly name = "DataFileError";
+
+  constructor(
+    readonly path: string,
+    problem: string,
+  ) {
+    super(`Data file ${path} ${problem}. loyalty-sim left it untouched: move it away, or pass another --data file, to start from the seeded state.`);
+  }
+}
+
+/** The saved state, or undefined when the file does not exist yet. */
+export function readDataFile(path: string): SavedState | undefined {
+  if (!existsSync(path)) return undefined;
+  let data: unknown;
+  try {
+    data = new JSONFileSync<unknown>(path).read();
+  } catch (error) {
+    throw new DataFileError(path, `is not valid JSON (${(error as Error).message})`);
+  }
+  const state = data as Partial<SavedState> | null;
+  if (!state || typeof state !== "object" || state.format !== DATA_FORMAT) {
+    throw new DataFileError(path, "is not a loyalty-sim data file");
+  }
+  if (state.version !== DATA_VERSION) {
+    throw new DataFileError(path, `was written by another version of loyalty-sim (data version ${String(state.version)}, this one reads ${DATA_VERSION})`);
+  }
+  if (!Array.isArray(state.shops) || !state.shops.every((s) => s && typeof s === "object" && s.spec && s.data && Array.isArray(s.data.customers))) {
+    throw new DataFileError(path, "is damaged (its shops are not readable)");
+  }
+  return state as SavedState;
+}
+
+/** Keeps the file in step with the engine: a timer flushes when anything changed. */
+export class DataFile {
+  readonly #db: Low<SavedState | null>;
+  #timer: NodeJS.Timeout | undefined;
+  #written = "";
+  #writing: Promise<void> = Promise.resolve();
+
+  constructor(
+    readonly path: string,
+    private readonly engine: Engine,
+    private readonly flushMs: number,
+  ) {
+    // Compact JSON: lowdb's JSONFile indents, which doubles the bytes of a large shop.
+    this.#db = new Low<SavedState | null>(new LowFile(path, { parse: JSON.parse, stringify: (data) => JSON.stringify(data) }), null);
+  }
+
+  /** A cheap fingerprint of every shop's write counter: equal means nothing to write. */
+  #signature(): string {
+    return this.engine
+      .shops()
+      .map((s) => `${s.id}:${s.store.version}:${s.store.customerCount}`)
+      .join(",") + `#${this.engine.generation}`;
+  }
+
+  start(): void {
+    this.#timer = setInterval(() => void this.flush(), this.flushMs);
+    this.#timer.unref();
+  }
+
+  /** Writes the state if it changed since the last write. Concurrent calls queue up. */
+  flush(): Promise<void> {
+    this.#writing = this.#writing.then(async () => {
+      const signature = this.#signature();
+      if (signature === this.#written) return;
+      this.#db.data = {
+        format: DATA_FORMAT,
+        version: DATA_VERSION,
+        savedAt: new Date().toISOString(),
+        shops: this.engine.shops().map((s) => ({ spec: this.engine.spec(s.id)!, data: s.store.data })),
+      };
+      await this.#db.write();
+      this.#written = signature;
+    });
+    return this.#writing;
+  }
+
+  async stop(): Promise<void> {
+    clearInterval(this.#timer);
+    await this.flush();
+  }
+}
