@@ -3,20 +3,15 @@
  * The `loyalty-sim` command: the only place that reads process.argv, process.env and signals.
  * @module
  */
-import { ConfigError } from "../config.js";
-import { FixtureError } from "../fixtures/load.js";
-import { ScenarioError } from "../scenarios/load.js";
-import { DataFileError } from "../store/data-file.js";
-import { listen } from "../server.js";
 import { VERSION } from "../version.js";
 import { HELP, parseCli } from "./args.js";
 import { createLogger } from "./logger.js";
 
-/** Problems of the user's input: a message and exit code 2, never a stack trace. */
-const USAGE_ERRORS = [ConfigError, FixtureError, ScenarioError, DataFileError];
+/** Problems of the user's input (bad option, fixture, scenario or data file): exit code 2, no stack. */
+const USAGE_ERRORS = new Set(["ConfigError", "FixtureError", "ScenarioError", "DataFileError"]);
 
 function fail(error: unknown): never {
-  if (USAGE_ERRORS.some((type) => error instanceof type) || (error instanceof TypeError && "code" in error && String(error.code).startsWith("ERR_PARSE_ARGS"))) {
+  if ((error instanceof Error && USAGE_ERRORS.has(error.name)) || (error instanceof TypeError && "code" in error && String(error.code).startsWith("ERR_PARSE_ARGS"))) {
     console.error(`loyalty-sim: ${(error as Error).message}\nRun loyalty-sim --help for the options.`);
     process.exit(2);
   }
@@ -34,6 +29,8 @@ async function main(): Promise<void> {
   if (command.kind === "version") return void console.log(VERSION);
 
   const { config } = command;
+  // Loaded only now, so --help and --version answer without loading the whole simulator.
+  const { listen } = await import("../server.js");
   const log = createLogger(config);
   const sim = await listen(config, { onBug: (error) => log.error("loyalty-sim: internal error:", error), onRequest: (line) => log.request(line) });
   const { engine } = sim;

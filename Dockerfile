@@ -1,0 +1,34 @@
+# syntax=docker/dockerfile:1
+# loyalty-sim as a CI service container. Build: docker build -t loyalty-sim .
+
+# --- build: compile TypeScript with the dev dependencies -------------------------------------
+FROM node:20-bookworm-slim AS build
+WORKDIR /app
+COPY package.json package-lock.json ./
+# --ignore-scripts: `prepare` would build before the sources are copied.
+RUN npm ci --ignore-scripts --no-audit --no-fund
+COPY tsconfig.json tsconfig.build.json ./
+COPY src ./src
+RUN npm run build
+
+# --- runtime: production dependencies and the compiled output only ---------------------------
+FROM node:20-bookworm-slim AS runtime
+ENV NODE_ENV=production \
+    LOYALTY_SIM_HOST=0.0.0.0 \
+    LOYALTY_SIM_PORT=4747
+WORKDIR /app
+COPY package.json package-lock.json ./
+RUN npm ci --omit=dev --ignore-scripts --no-audit --no-fund && npm cache clean --force
+COPY --from=build /app/dist ./dist
+COPY fixtures ./fixtures
+COPY scenarios ./scenarios
+COPY openapi ./openapi
+COPY README.md ./
+# /sim: mount your fixture and scenario files here (read-only is fine).
+# /data: a writable volume for LOYALTY_SIM_DATA=/data/state.json.
+RUN mkdir -p /sim /data && chown node:node /data
+USER node
+EXPOSE 4747
+HEALTHCHECK --interval=5s --timeout=3s --start-period=5s --retries=5 CMD ["node", "dist/cli/healthcheck.js"]
+# Exec form: node is PID 1 and receives SIGTERM, which closes the server and flushes --data.
+CMD ["node", "dist/cli/bin.js"]

@@ -1,0 +1,11 @@
+import { defineConfig } from "vitest/config";
+
+export default defineConfig({
+  test: {
+    include: ["test/**/*.test.ts"],
+    reporters: ["default", "./test/support/summary-reporter.ts"],
+    // Shared 2-core machines: real-port and browser tests get room, unit tests stay fast anyway.
+    testTimeout: 20_000,
+    hookTimeout: 60_000,
+  },
+});
