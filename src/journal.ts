@@ -27,6 +27,7 @@ export interface JournalFilter {
   /** Also entries that identified no shop (bad credentials). */
   includeUnidentified?: boolean;
   method?: string;
+  /** A `pathPattern` regex: matched against the path below the API base, as scenario rules are. */
   path?: RegExp;
   status?: number;
   customerId?: string;
@@ -77,7 +78,7 @@ export class Journal {
       const e = this.#entries[(this.#next - k + n * 2) % n]!;
       if (filter.shopId !== undefined && e.shopId !== filter.shopId && !(filter.includeUnidentified && e.shopId === null)) continue;
       if (filter.method !== undefined && e.method !== filter.method) continue;
-      if (filter.path && !filter.path.test(e.path)) continue;
+      if (filter.path && !filter.path.test(e.path.replace(/^\/rest_api\/v1(?=\/)/, ""))) continue;
       if (filter.status !== undefined && e.status !== filter.status) continue;
       if (filter.customerId !== undefined && e.customerId !== filter.customerId) continue;
       out.push(e);

@@ -95,7 +95,7 @@ export function createControlRouter(deps: ControlDeps) {
         shopId: shop.id,
         includeUnidentified: isDefault,
         ...(q.method !== undefined && { method: q.method.toUpperCase() }),
-        ...(q.path !== undefined && { path: pathPattern(q.path.startsWith("/rest_api/v1") ? q.path : `/rest_api/v1${q.path}`) }),
+        ...(q.path !== undefined && { path: pathPattern(q.path) }),
         ...(q.status !== undefined && { status: q.status }),
         ...(q.customerId !== undefined && { customerId: q.customerId }),
         ...(q.limit !== undefined && { limit: q.limit }),

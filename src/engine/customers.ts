@@ -117,6 +117,11 @@ export interface NewCustomer {
 
 /** A customer as if just synced from the commerce platform (customers never come from the API). */
 export function syncCustomer(ctx: EngineContext, input: NewCustomer): Customer {
+  return customerView(ctx.store, addCustomerRecord(ctx, input), true);
+}
+
+/** The record behind `syncCustomer`, without building the resource (generation needs no view). */
+export function addCustomerRecord(ctx: EngineContext, input: NewCustomer): CustomerRecord {
   const { store, clock } = ctx;
   const id = input.id ?? nextCustomerId(ctx);
   if (store.customer(id)) throw invalidField("body", "id", `customer ${id} already exists`);
@@ -139,7 +144,7 @@ export function syncCustomer(ctx: EngineContext, input: NewCustomer): Customer {
     const label = ctx.store.data.program.settings.manualAdjustmentLabel;
     applyStampChange(ctx, record, { kind: "award", change: input.stampBalance, label, internalComment: "Imported balance" });
   }
-  return customerView(store, record, true);
+  return record;
 }
 
 /** Shopify-like customer ids: 13 digits, increasing with creation. */

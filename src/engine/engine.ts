@@ -4,7 +4,7 @@
  * re-creating a shop from its spec gives it back byte for byte (that is how reset works).
  * @module
  */
-import { generateShopData } from "../fixtures/generate.js";
+import { generateShop } from "../fixtures/generate.js";
 import { ShopStore } from "../store/shop-store.js";
 import type { Program, ShopAccess, ShopData } from "../store/types.js";
 import { SimClock } from "./clock.js";
@@ -34,17 +34,18 @@ export class Engine {
 
   /** Creates (or re-creates) a shop from its spec, with freshly generated seeded data. */
   addShop(spec: ShopSpec): ShopEngine {
-    return this.attachShop(spec, generateShopData(spec));
+    return this.attachShop(spec, generateShop(spec));
   }
 
-  /** Adds a shop whose data already exists (generated or loaded from disk). */
-  attachShop(spec: ShopSpec, data: ShopData): ShopEngine {
+  /** Adds a shop whose data already exists (generated, with its indexes, or loaded from disk). */
+  attachShop(spec: ShopSpec, data: ShopData | ShopStore): ShopEngine {
     const existing = this.#byApiKey.get(spec.access.apiKey);
     if (existing && existing.id !== spec.id) {
       throw new Error(`API key ${spec.access.apiKey} is already used by shop ${existing.id}`);
     }
     // Runtime draws (discount codes) continue from a stream of their own, seeded by the shop.
-    const shop = new ShopEngine(new ShopStore(data), this.clock, seededRandom(spec.seed * 7919 + 17));
+    const store = data instanceof ShopStore ? data : new ShopStore(data);
+    const shop = new ShopEngine(store, this.clock, seededRandom(spec.seed * 7919 + 17));
     this.#shops.set(spec.id, { spec, shop });
     this.#byApiKey.set(spec.access.apiKey, shop);
     this.generation++;

@@ -9,8 +9,6 @@ export class ShopStore {
   readonly #customerPos = new Map<string, number>();
   readonly #byEmail = new Map<string, string[]>();
   readonly #activitiesOf = new Map<string, ActivityRecord[]>();
-  /** Activity id -> its index in its customer's ledger. */
-  readonly #activityPos = new Map<number, { customerId: string; index: number }>();
   readonly #codesOf = new Map<string, CodeRecord[]>();
   readonly #codeById = new Map<number, CodeRecord>();
   /** Earn rules each customer was ever awarded by: lifetime limits without a ledger scan. */
@@ -74,8 +72,23 @@ export class ShopStore {
     return this.#activitiesOf.get(customerId) ?? [];
   }
 
+  /**
+   * Where an activity sits in its customer's ledger. Activity ids are dense and appended in order,
+   * so the record is found by position and its ledger index by binary search: no per-activity map,
+   * which would cost more memory than the activities themselves.
+   */
   activityPosition(activityId: number): { customerId: string; index: number } | undefined {
-    return this.#activityPos.get(activityId);
+    const activity = this.data.activities[activityId - 1];
+    if (!activity || activity.id !== activityId) return undefined;
+    const ledger = this.#activitiesOf.get(activity.customerId)!;
+    let lo = 0;
+    let hi = ledger.length - 1;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if (ledger[mid]!.id < activityId) lo = mid + 1;
+      else hi = mid;
+    }
+    return { customerId: activity.customerId, index: lo };
   }
 
   appendActivity(activity: Omit<ActivityRecord, "id">): ActivityRecord {
@@ -90,7 +103,6 @@ export class ShopStore {
     let list = this.#activitiesOf.get(a.customerId);
     if (!list) this.#activitiesOf.set(a.customerId, (list = []));
     list.push(a);
-    this.#activityPos.set(a.id, { customerId: a.customerId, index: list.length - 1 });
     if (a.earnRuleId !== undefined) {
       let rules = this.#rulesEarned.get(a.customerId);
       if (!rules) this.#rulesEarned.set(a.customerId, (rules = new Set()));

@@ -87,7 +87,7 @@ describe("GET /customers", () => {
 });
 
 describe("GET /customers/{id}", () => {
-  const sim = createTestSim();
+  const sim = createTestSim({ customers: 50 });
 
   it("returns exactly the documented fields, null ones left out", async () => {
     const id = newCustomer(sim, 23);

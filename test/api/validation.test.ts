@@ -154,7 +154,7 @@ function state(sim: TestSim, id: string) {
 }
 
 describe("422 VALIDATION_ERROR: every invalid input names its field and changes nothing", () => {
-  const sim = createTestSim();
+  const sim = createTestSim({ customers: 50 });
   const records = sim.shop.store.data.customers;
   const id = records.find((c) => c.balance >= 20 && c.dateOfBirth !== undefined && !c.excluded && c.mergedIntoCustomerId === undefined)!.id;
   const other = records.find((c) => c.id !== id)!.id;

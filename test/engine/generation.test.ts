@@ -99,7 +99,8 @@ describe.each(SEEDS)("seed %i, 50 customers", (seed) => {
       expect(c.vipTierId).toBe(reached?.id);
       if (reached) tiered++;
     }
-    expect(tiered).toBeGreaterThan(5);
+    // Regulars (about 8% of customers) reach Bronze or beyond.
+    expect(tiered).toBeGreaterThanOrEqual(2);
   });
 
   it("has codes from real redemptions, some used and some not", () => {
@@ -112,8 +113,8 @@ describe.each(SEEDS)("seed %i, 50 customers", (seed) => {
       const activity = redemptions.find((a) => a.customerId === code.customerId && a.createdAt === code.createdAt);
       expect(activity).toMatchObject({ label: `Redeemed ${reward.name}`, stampChange: -reward.price });
     }
-    expect(d.codes.filter((c) => c.used).length).toBeGreaterThan(5);
-    expect(d.codes.filter((c) => !c.used).length).toBeGreaterThan(2);
+    expect(d.codes.filter((c) => c.used).length).toBeGreaterThanOrEqual(2);
+    expect(d.codes.filter((c) => !c.used).length).toBeGreaterThanOrEqual(1);
   });
 
   it("has at least one removed customer; merged ones are frozen at 0 and point at a kept customer", () => {
