@@ -22,6 +22,14 @@ export interface JournalEntry {
   scenario: { scenario: string; rule: number; ruleName?: string } | null;
 }
 
+/** What the recording middleware hands over: bodies as the raw text that crossed the wire. */
+export interface JournalRecord extends Omit<JournalEntry, "id" | "requestBody" | "responseBody"> {
+  request: { text: string; type: string | null };
+  response: { text: string; type: string | null };
+}
+
+type Stored = JournalRecord & { id: number };
+
 export interface JournalFilter {
   shopId?: string;
   /** Also entries that identified no shop (bad credentials). */
@@ -37,6 +45,10 @@ export interface JournalFilter {
 /** Bodies above this size are kept as a note, not copied. */
 const MAX_BODY_CHARS = 64 * 1024;
 
+function capped(body: { text: string; type: string | null }) {
+  return body.text.length > MAX_BODY_CHARS ? { text: `(${body.text.length} characters, not kept)`, type: "text/plain" } : body;
+}
+
 export function journalBody(text: string, contentType: string | null): unknown {
   if (text === "") return null;
   if (text.length > MAX_BODY_CHARS) return `(${text.length} characters, not kept)`;
@@ -51,15 +63,17 @@ export function journalBody(text: string, contentType: string | null): unknown {
 }
 
 export class Journal {
-  #entries: JournalEntry[] = [];
+  #entries: Stored[] = [];
   #next = 0;
   #nextId = 1;
 
   constructor(readonly capacity: number) {}
 
-  add(entry: Omit<JournalEntry, "id">): void {
+  add(entry: JournalRecord): void {
     if (this.capacity === 0) return;
-    const full: JournalEntry = { id: this.#nextId++, ...entry };
+    // Bodies stay text until read: parsing every response on the hot path would cost more than
+    // answering it. Oversized ones are dropped now so the journal's memory stays bounded.
+    const full: Stored = { id: this.#nextId++, ...entry, request: capped(entry.request), response: capped(entry.response) };
     // A ring: the oldest entry is overwritten once the journal is full.
     if (this.#entries.length < this.capacity) this.#entries.push(full);
     else this.#entries[this.#next] = full;
@@ -72,7 +86,15 @@ export class Journal {
 
   /** Newest first. */
   list(filter: JournalFilter = {}): JournalEntry[] {
-    const out: JournalEntry[] = [];
+    return this.#select(filter).map(({ request, response, ...rest }) => ({
+      ...rest,
+      requestBody: journalBody(request.text, request.type),
+      responseBody: journalBody(response.text, response.type),
+    }));
+  }
+
+  #select(filter: JournalFilter): Stored[] {
+    const out: Stored[] = [];
     const n = this.#entries.length;
     for (let k = 1; k <= n && out.length < (filter.limit ?? Infinity); k++) {
       const e = this.#entries[(this.#next - k + n * 2) % n]!;

@@ -65,5 +65,13 @@ export const DAY_MS = 86_400_000;
 
 /** ISO 8601 with an explicit `+00:00` offset, as production writes every timestamp. */
 export function isoTimestamp(epochMs: number): string {
-  return new Date(epochMs).toISOString().replace(/\.\d{3}Z$/, "+00:00");
+  const second = Math.floor(epochMs / 1000);
+  // Every response's envelope asks for "now": one cached second saves a Date per request.
+  if (second !== cached.second) {
+    cached.second = second;
+    cached.text = `${new Date(second * 1000).toISOString().slice(0, 19)}+00:00`;
+  }
+  return cached.text;
 }
+
+const cached = { second: Number.NaN, text: "" };

@@ -4,6 +4,7 @@ import type { ShopEngine } from "../engine/shop-engine.js";
 import type { OperationRef } from "../scenarios/operations.js";
 import type { Decision } from "../scenarios/registry.js";
 
+/** Read these with `c.get(...)`: hono builds a fresh object on every `c.var` access. */
 export interface AppEnv {
   Variables: {
     clock: Clock;
@@ -15,5 +16,7 @@ export interface AppEnv {
     decision?: Pick<Decision, "scenario" | "rule" | "ruleName">;
     /** A network fault that answered instead of a response. */
     fault?: string;
+    /** The JSON text of the response the app wrote, kept for the journal. */
+    responseText?: string;
   };
 }

@@ -9,6 +9,7 @@ import type { ZodError } from "zod";
 import { isoTimestamp } from "../engine/clock.js";
 import { DomainError, ERROR_CATALOG, type ErrorCode, type FieldIssue } from "../engine/errors.js";
 import type { AppEnv } from "./env.js";
+import { sendJson } from "./respond.js";
 
 export function errorBody(code: ErrorCode, message: string, now: number, details?: FieldIssue[]) {
   return {
@@ -19,8 +20,8 @@ export function errorBody(code: ErrorCode, message: string, now: number, details
 }
 
 export function sendError(c: Context<AppEnv>, error: DomainError): Response {
-  const body = errorBody(error.code, error.message, c.var.clock.now(), error.details);
-  return c.json(body, error.status as ContentfulStatusCode);
+  const body = errorBody(error.code, error.message, c.get("clock").now(), error.details);
+  return sendJson(c, body, error.status as ContentfulStatusCode);
 }
 
 /** zod issues as field details; "received undefined" becomes the plainer "is required". */

@@ -6,7 +6,7 @@
 import type { MiddlewareHandler } from "hono";
 import type { Engine } from "../engine/engine.js";
 import { isoTimestamp } from "../engine/clock.js";
-import { journalBody, type Journal } from "../journal.js";
+import type { Journal } from "../journal.js";
 import type { OperationTable } from "../scenarios/operations.js";
 import type { AppEnv } from "./env.js";
 
@@ -34,9 +34,9 @@ export function recordRequests(
     if (operation) c.set("operation", operation);
     await next();
     const res = c.res;
-    const fault = c.var.fault ?? null;
+    const fault = c.get("fault") ?? null;
     const durationMs = Math.round((performance.now() - started) * 100) / 100;
-    const decision = c.var.decision;
+    const decision = c.get("decision");
     onRequest?.({
       method: c.req.method,
       path: c.req.path,
@@ -49,22 +49,23 @@ export function recordRequests(
     if (journal.capacity === 0) return;
     const hasBody = c.req.method !== "GET" && c.req.method !== "HEAD";
     const requestText = hasBody ? await c.req.text().catch(() => "") : "";
-    const responseText = fault && fault !== "malformed_json" ? "" : await res.clone().text();
-    const shop = engine.shopByApiKey(c.req.header("X-Api-Key") ?? "");
-    const identified = shop && shop.access.apiSecret === c.req.header("X-Api-Secret") ? shop.id : null;
+    // Responses written by the app leave their text behind (see http/respond.ts); only a response
+    // made elsewhere has to be cloned and read.
+    const responseText = fault && fault !== "malformed_json" ? "" : (c.get("responseText") ?? (await res.clone().text()));
     const customerId = operation?.template.startsWith("/rest_api/v1/customers/{id}") ? (operation.params.id ?? null) : null;
     journal.add({
       at: isoTimestamp(at),
-      shopId: identified,
+      // Set by the credentials check only when both headers were right.
+      shopId: c.get("shop")?.id ?? null,
       method: c.req.method,
       path: c.req.path,
       operation: operation?.operationId ?? null,
       customerId,
       query: c.req.query(),
-      requestBody: journalBody(requestText, c.req.header("Content-Type") ?? null),
+      request: { text: requestText, type: c.req.header("Content-Type") ?? null },
       status: fault && fault !== "malformed_json" ? null : res.status,
       fault,
-      responseBody: journalBody(responseText, res.headers.get("Content-Type")),
+      response: { text: responseText, type: res.headers.get("Content-Type") },
       durationMs,
       scenario: decision ?? null,
     });

@@ -13,6 +13,7 @@ import type { Page } from "../engine/pagination.js";
 import { ERROR_CATALOG, type ErrorCode } from "../engine/errors.js";
 import type { AppEnv } from "./env.js";
 import { sendError, validationError } from "./errors.js";
+import { sendJson } from "./respond.js";
 import { ErrorEnvelopeSchema } from "./schemas.js";
 
 export function createRouter() {
@@ -100,12 +101,12 @@ export function apiRoute<const I extends ApiRouteInput>(input: I) {
 type Json<B> = Response & TypedResponse<JSONParsed<B>, 200, "json">;
 
 export function ok<T>(c: Context<AppEnv>, data: T): Json<{ success: true; data: T; timestamp: string }> {
-  return c.json({ success: true as const, data, timestamp: isoTimestamp(c.var.clock.now()) }, 200) as never;
+  return sendJson(c, { success: true, data, timestamp: isoTimestamp(c.get("clock").now()) }, 200) as never;
 }
 
 /** A small reference list, returned whole with `meta.count`. */
 export function okList<T>(c: Context<AppEnv>, items: T[]): Json<{ success: true; data: T[]; meta: { count: number }; timestamp: string }> {
-  return c.json({ success: true as const, data: items, meta: { count: items.length }, timestamp: isoTimestamp(c.var.clock.now()) }, 200) as never;
+  return sendJson(c, { success: true, data: items, meta: { count: items.length }, timestamp: isoTimestamp(c.get("clock").now()) }, 200) as never;
 }
 
 /** A cursor-paginated page with `meta.pagination`. */
@@ -113,8 +114,5 @@ export function okPage<T>(
   c: Context<AppEnv>,
   page: Page<T>,
 ): Json<{ success: true; data: T[]; meta: { pagination: Page<T>["pagination"] }; timestamp: string }> {
-  return c.json(
-    { success: true as const, data: page.items, meta: { pagination: page.pagination }, timestamp: isoTimestamp(c.var.clock.now()) },
-    200,
-  ) as never;
+  return sendJson(c, { success: true, data: page.items, meta: { pagination: page.pagination }, timestamp: isoTimestamp(c.get("clock").now()) }, 200) as never;
 }

@@ -7,6 +7,7 @@ import type { Context, MiddlewareHandler } from "hono";
 import { DomainError, type ErrorCode } from "../engine/errors.js";
 import type { AppEnv } from "../http/env.js";
 import { sendError } from "../http/errors.js";
+import { sendJson } from "../http/respond.js";
 import { API_BASE } from "../http/router.js";
 import { parsePrefer } from "./prefer.js";
 import type { Decision, RequestFacts, ScenarioRegistry } from "./registry.js";
@@ -38,9 +39,9 @@ function sleep(ms: number, signal: AbortSignal): Promise<void> {
   });
 }
 
-async function facts(c: Context<AppEnv>): Promise<RequestFacts> {
+async function facts(c: Context<AppEnv>, wantsBody: boolean): Promise<RequestFacts> {
   let body: unknown;
-  if (c.req.method !== "GET" && /json/i.test(c.req.header("Content-Type") ?? "")) {
+  if (wantsBody && c.req.method !== "GET" && /json/i.test(c.req.header("Content-Type") ?? "")) {
     const text = await c.req.text();
     try {
       body = text === "" ? undefined : JSON.parse(text);
@@ -48,17 +49,17 @@ async function facts(c: Context<AppEnv>): Promise<RequestFacts> {
       body = undefined;
     }
   }
-  const op = c.var.operation;
+  const op = c.get("operation");
   return {
     method: c.req.method,
     path: c.req.path.slice(API_BASE.length),
     query: c.req.query(),
-    headers: c.req.raw.headers,
+    header: (name) => c.req.header(name),
     body,
     ...(op && { operation: op.operationId }),
     ...(op?.params.id !== undefined && op.template.startsWith(`${API_BASE}/customers/{id}`) && { customerId: op.params.id }),
     ...(c.req.header("X-Api-Key") !== undefined && { apiKey: c.req.header("X-Api-Key")! }),
-    shopId: c.var.shop.id,
+    shopId: c.get("shop").id,
   };
 }
 
@@ -100,7 +101,7 @@ async function apply(
   if (respond.status !== undefined) {
     const headers = { ...respond.headers };
     if (respond.body === undefined) return c.body(null, respond.status as never, headers);
-    return c.body(JSON.stringify(respond.body), respond.status as never, { "Content-Type": "application/json", ...headers });
+    return sendJson(c, respond.body, respond.status as never, headers);
   }
   if (respond.fault !== undefined) return fault(c, respond.fault);
   if (limit) {
@@ -123,7 +124,9 @@ export function scenarioMiddleware(deps: ScenarioDeps): MiddlewareHandler<AppEnv
     if (latency !== undefined) await sleep(registry.drawDelay(latency), c.req.raw.signal);
     const preferred = parsePrefer(c.req.header("Prefer"));
     if (preferred) return apply(c, preferred, undefined, "forced by the Prefer header", registry, next);
-    const decision = registry.decide(await facts(c));
+    const shopId = c.get("shop").id;
+    if (!registry.hasScenarios(shopId)) return next();
+    const decision = registry.decide(await facts(c, registry.wantsBody(shopId)));
     if (!decision) return next();
     c.set("decision", { scenario: decision.scenario, rule: decision.rule, ...(decision.ruleName !== undefined && { ruleName: decision.ruleName }) });
     return apply(c, decision.respond, decision.limit, `forced by scenario "${decision.scenario}" rule ${decision.rule}`, registry, next);

@@ -17,8 +17,9 @@ export interface RequestFacts {
   customerId?: string;
   apiKey?: string;
   shopId?: string;
-  headers: Headers;
+  header(name: string): string | undefined;
   query: Record<string, string>;
+  /** The parsed JSON body; only read when a rule matches on the body (see `wantsBody`). */
   body: unknown;
 }
 
@@ -96,7 +97,7 @@ function matches(state: RuleState, facts: RequestFacts): boolean {
   if (state.pathRegex && !state.pathRegex.test(facts.path)) return false;
   if (m.customerId !== undefined && m.customerId !== facts.customerId) return false;
   if (m.apiKey !== undefined && m.apiKey !== facts.apiKey) return false;
-  if (m.headers && !Object.entries(m.headers).every(([k, v]) => facts.headers.get(k) === v)) return false;
+  if (m.headers && !Object.entries(m.headers).every(([k, v]) => facts.header(k) === v)) return false;
   if (m.query && !Object.entries(m.query).every(([k, v]) => facts.query[k] === v)) return false;
   if (m.body && !partialMatch(m.body, facts.body)) return false;
   return true;
@@ -152,6 +153,16 @@ export class ScenarioRegistry {
     const before = this.#active.length;
     this.#active = this.#active.filter((a) => !(a.owner === owner || (isDefaultShop && a.owner === null)));
     return before - this.#active.length;
+  }
+
+  /** Whether any scenario applies to the shop at all: the common case is none, and then a request pays nothing. */
+  hasScenarios(shopId: string): boolean {
+    return this.#active.some((a) => a.owner === null || a.owner === shopId);
+  }
+
+  /** Whether a rule of the shop matches on the body, which is only then read and parsed. */
+  wantsBody(shopId: string): boolean {
+    return this.#visible(shopId).some((a) => a.rules.some((r) => r.rule.match.body !== undefined));
   }
 
   #visible(shopId: string | undefined): Active[] {

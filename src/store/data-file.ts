@@ -5,7 +5,8 @@
  * either the previous or the new file, never half of one).
  * @module
  */
-import { existsSync } from "node:fs";
+import { accessSync, constants, existsSync, statSync } from "node:fs";
+import { dirname, resolve } from "node:path";
 import { Low } from "lowdb";
 import { DataFile as LowFile, JSONFileSync } from "lowdb/node";
 import type { Engine, ShopSpec } from "../engine/engine.js";
@@ -28,8 +29,20 @@ export class DataFileError extends Error {
   constructor(
     readonly path: string,
     problem: string,
+    advice = "loyalty-sim left it untouched: move it away, or pass another --data file, to start from the seeded state.",
   ) {
-    super(`Data file ${path} ${problem}. loyalty-sim left it untouched: move it away, or pass another --data file, to start from the seeded state.`);
+    super(`Data file ${path} ${problem}. ${advice}`);
+  }
+}
+
+/** Refuses, at start rather than at the first write, a file whose folder cannot take it. */
+function checkWritable(path: string): void {
+  const dir = dirname(resolve(path));
+  try {
+    if (!statSync(dir).isDirectory()) throw new Error("not a directory");
+    accessSync(dir, constants.W_OK);
+  } catch {
+    throw new DataFileError(path, `cannot be written: its folder ${dir} does not exist or is not writable`, "Create the folder (or mount a writable volume there), or pass another --data file.");
   }
 }
 
@@ -67,6 +80,7 @@ export class DataFile {
     private readonly engine: Engine,
     private readonly flushMs: number,
   ) {
+    checkWritable(path);
     // Compact JSON: lowdb's JSONFile indents, which doubles the bytes of a large shop.
     this.#db = new Low<SavedState | null>(new LowFile(path, { parse: JSON.parse, stringify: (data) => JSON.stringify(data) }), null);
   }

@@ -6,9 +6,9 @@ import * as routes from "./customers.routes.js";
 export const customersRouter = createRouter()
   .openapi(routes.listCustomers, (c) => {
     const query = c.req.valid("query");
-    return okPage(c, c.var.shop.listCustomers(query.email !== undefined ? { email: query.email } : {}, pageQuery(query)));
+    return okPage(c, c.get("shop").listCustomers(query.email !== undefined ? { email: query.email } : {}, pageQuery(query)));
   })
-  .openapi(routes.getCustomer, (c) => ok(c, c.var.shop.getCustomer(c.req.valid("param").id)))
+  .openapi(routes.getCustomer, (c) => ok(c, c.get("shop").getCustomer(c.req.valid("param").id)))
   .openapi(routes.updateCustomer, (c) => {
     const body = c.req.valid("json");
     const patch = {
@@ -17,11 +17,11 @@ export const customersRouter = createRouter()
       }),
       ...(body.excluded !== undefined && { excluded: body.excluded }),
     };
-    return ok(c, c.var.shop.updateCustomer(c.req.valid("param").id, patch));
+    return ok(c, c.get("shop").updateCustomer(c.req.valid("param").id, patch));
   })
   .openapi(routes.setCustomerTier, (c) => {
     const body = c.req.valid("json");
-    const customer = c.var.shop.setCustomerTier(c.req.valid("param").id, {
+    const customer = c.get("shop").setCustomerTier(c.req.valid("param").id, {
       tierId: body.tier_id,
       triggerRewards: body.trigger_rewards ?? false,
       ...(body.comment !== undefined && { comment: body.comment }),

@@ -3,9 +3,9 @@ import { createRouter, ok, okList } from "../../http/router.js";
 import * as routes from "./program.routes.js";
 
 export const programRouter = createRouter()
-  .openapi(routes.listTiers, (c) => okList(c, c.var.shop.listTiers()))
-  .openapi(routes.getTier, (c) => ok(c, c.var.shop.getTier(c.req.valid("param").id)))
-  .openapi(routes.listEarnRules, (c) => okList(c, c.var.shop.listEarnRules()))
-  .openapi(routes.getEarnRule, (c) => ok(c, c.var.shop.getEarnRule(c.req.valid("param").id)))
-  .openapi(routes.getShop, (c) => ok(c, c.var.shop.getShop()))
-  .openapi(routes.listBeacons, (c) => okList(c, c.var.shop.listBeacons()));
+  .openapi(routes.listTiers, (c) => okList(c, c.get("shop").listTiers()))
+  .openapi(routes.getTier, (c) => ok(c, c.get("shop").getTier(c.req.valid("param").id)))
+  .openapi(routes.listEarnRules, (c) => okList(c, c.get("shop").listEarnRules()))
+  .openapi(routes.getEarnRule, (c) => ok(c, c.get("shop").getEarnRule(c.req.valid("param").id)))
+  .openapi(routes.getShop, (c) => ok(c, c.get("shop").getShop()))
+  .openapi(routes.listBeacons, (c) => okList(c, c.get("shop").listBeacons()));

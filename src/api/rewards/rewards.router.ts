@@ -5,22 +5,22 @@ import * as routes from "./rewards.routes.js";
 export const rewardsRouter = createRouter()
   .openapi(routes.redeemReward, (c) => {
     const body = c.req.valid("json");
-    return ok(c, c.var.shop.redeemReward(c.req.valid("param").id, body.reward_product_id, body.variable_amount));
+    return ok(c, c.get("shop").redeemReward(c.req.valid("param").id, body.reward_product_id, body.variable_amount));
   })
   .openapi(routes.grantReward, (c) => {
     const body = c.req.valid("json");
-    return ok(c, c.var.shop.grantReward(c.req.valid("param").id, body.reward_product_id, body.variable_amount));
+    return ok(c, c.get("shop").grantReward(c.req.valid("param").id, body.reward_product_id, body.variable_amount));
   })
   .openapi(routes.listRewardCodes, (c) => {
-    return okList(c, c.var.shop.listRewardCodes(c.req.valid("param").id, c.req.valid("query").available ?? false));
+    return okList(c, c.get("shop").listRewardCodes(c.req.valid("param").id, c.req.valid("query").available ?? false));
   })
   .openapi(routes.useRewardCode, (c) => {
     const { id, codeId } = c.req.valid("param");
-    return ok(c, c.var.shop.useRewardCode(id, codeId));
+    return ok(c, c.get("shop").useRewardCode(id, codeId));
   })
   .openapi(routes.voidRewardCode, (c) => {
     const { id, codeId } = c.req.valid("param");
-    return ok(c, c.var.shop.voidRewardCode(id, codeId));
+    return ok(c, c.get("shop").voidRewardCode(id, codeId));
   })
-  .openapi(routes.listRewards, (c) => okList(c, c.var.shop.listRewards()))
-  .openapi(routes.getReward, (c) => ok(c, c.var.shop.getReward(c.req.valid("param").id)));
+  .openapi(routes.listRewards, (c) => okList(c, c.get("shop").listRewards()))
+  .openapi(routes.getReward, (c) => ok(c, c.get("shop").getReward(c.req.valid("param").id)));

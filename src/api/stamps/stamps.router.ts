@@ -12,11 +12,11 @@ function manual(body: { stamps: number; comment?: string | undefined; internal_c
 }
 
 export const stampsRouter = createRouter()
-  .openapi(routes.awardStamps, (c) => ok(c, c.var.shop.awardStamps(c.req.valid("param").id, manual(c.req.valid("json")))))
-  .openapi(routes.adjustStamps, (c) => ok(c, c.var.shop.adjustStamps(c.req.valid("param").id, manual(c.req.valid("json")))))
+  .openapi(routes.awardStamps, (c) => ok(c, c.get("shop").awardStamps(c.req.valid("param").id, manual(c.req.valid("json")))))
+  .openapi(routes.adjustStamps, (c) => ok(c, c.get("shop").adjustStamps(c.req.valid("param").id, manual(c.req.valid("json")))))
   .openapi(routes.processEarnRule, (c) =>
-    ok(c, c.var.shop.processEarnRule(c.req.valid("param").id, c.req.valid("json").earn_rule_id)),
+    ok(c, c.get("shop").processEarnRule(c.req.valid("param").id, c.req.valid("json").earn_rule_id)),
   )
   .openapi(routes.listActivities, (c) => {
-    return okPage(c, c.var.shop.listActivities(c.req.valid("param").id, pageQuery(c.req.valid("query"))));
+    return okPage(c, c.get("shop").listActivities(c.req.valid("param").id, pageQuery(c.req.valid("query"))));
   });

@@ -1,0 +1,224 @@
+/**
+ * `npm run bench`: throughput, latency, startup and memory of loyalty-sim against a bare node:http
+ * server (the limit) and Prism (a stateless mock of the same OpenAPI document), all on loopback,
+ * measured in one run. Absolute numbers on a shared machine are noise; the ratios are the result.
+ * Writes bench/results.json.
+ */
+import { spawn, type ChildProcess } from "node:child_process";
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { createServer } from "node:net";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import autocannon from "autocannon";
+
+const ROOT = new URL("..", import.meta.url).pathname;
+const BIN = join(ROOT, "dist/cli/bin.js");
+const DURATION = Number(process.env.BENCH_SECONDS ?? 6);
+const CONNECTIONS = 50;
+const BIG = Number(process.env.BENCH_CUSTOMERS ?? 100_000);
+const AUTH = { "X-Api-Key": "sim_key", "X-Api-Secret": "sim_secret" };
+const children: ChildProcess[] = [];
+
+function freePort(): Promise<number> {
+  return new Promise((resolve) => {
+    const s = createServer().listen(0, "127.0.0.1", () => {
+      const port = (s.address() as { port: number }).port;
+      s.close(() => resolve(port));
+    });
+  });
+}
+
+function start(cmd: string, args: string[], env: Record<string, string> = {}): ChildProcess {
+  const child = spawn(cmd, args, { env: { ...process.env, ...env }, stdio: ["ignore", "pipe", "pipe"] });
+  child.stdout!.resume();
+  child.stderr!.resume();
+  children.push(child);
+  return child;
+}
+
+async function waitFor(url: string, init: RequestInit = {}, timeoutMs = 60_000): Promise<number> {
+  const started = performance.now();
+  for (;;) {
+    try {
+      const res = await fetch(url, init);
+      await res.arrayBuffer();
+      if (res.ok) return performance.now() - started;
+    } catch {
+      // not listening yet
+    }
+    if (performance.now() - started > timeoutMs) throw new Error(`${url} did not answer within ${timeoutMs} ms`);
+    await new Promise((r) => setTimeout(r, 5));
+  }
+}
+
+function stop(child: ChildProcess): Promise<void> {
+  return new Promise((resolve) => {
+    if (child.exitCode !== null) return resolve();
+    child.once("exit", () => resolve());
+    child.kill("SIGTERM");
+  });
+}
+
+/** Peak resident memory of a process (Linux), in MB. */
+function peakRssMb(pid: number): number {
+  const status = readFileSync(`/proc/${pid}/status`, "utf8");
+  return Number(/VmHWM:\s+(\d+) kB/.exec(status)?.[1] ?? 0) / 1024;
+}
+
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
+
+async function startSim(args: string[]): Promise<{ child: ChildProcess; url: string; startupMs: number }> {
+  const port = await freePort();
+  const started = performance.now();
+  const child = start(process.execPath, [BIN, "--port", String(port), "--quiet", "--rate-limit", "off", ...args]);
+  await waitFor(`http://127.0.0.1:${port}/__sim/health`);
+  return { child, url: `http://127.0.0.1:${port}`, startupMs: performance.now() - started };
+}
+
+type Row = { name: string; rps: number; p50: number; p99: number; errors: number; non2xx: number };
+
+async function load(name: string, opts: autocannon.Options): Promise<Row> {
+  const result = await autocannon({ connections: CONNECTIONS, duration: DURATION, ...opts });
+  const row = {
+    name,
+    rps: Math.round(result.requests.average),
+    p50: result.latency.p50,
+    p99: result.latency.p99,
+    errors: result.errors + result.timeouts,
+    non2xx: result.non2xx,
+  };
+  console.log(`  ${name.padEnd(42)} ${String(row.rps).padStart(7)} req/s  p50 ${row.p50} ms  p99 ${row.p99} ms  non-2xx ${row.non2xx}`);
+  return row;
+}
+
+async function json(url: string, init: RequestInit = {}): Promise<any> {
+  const res = await fetch(url, { ...init, headers: { ...AUTH, "Content-Type": "application/json", ...init.headers } });
+  return res.json();
+}
+
+async function main(): Promise<void> {
+  console.log(`loyalty-sim bench: ${CONNECTIONS} connections, ${DURATION} s per run, ${BIG} customers\n`);
+
+  // Startup: process start to the first 200 from /__sim/health.
+  const small: number[] = [];
+  for (let i = 0; i < 5; i++) {
+    const sim = await startSim(["--customers", "50"]);
+    small.push(sim.startupMs);
+    await stop(sim.child);
+  }
+  console.log(`  startup, 50 customers (median of 5)        ${median(small).toFixed(0)} ms`);
+
+  const sim = await startSim(["--customers", String(BIG)]);
+  console.log(`  startup, ${BIG} customers                  ${sim.startupMs.toFixed(0)} ms`);
+  const base = `${sim.url}/rest_api/v1`;
+
+  // Walk to a page 90% deep, and pick active customers to write to.
+  const first = await json(`${base}/customers?limit=100&hasCount=true`);
+  const total: number = first.meta.pagination.count;
+  let cursor: string = first.meta.pagination.nextCursor;
+  for (let seen = 100; seen < total * 0.9 - 1000; seen += 1000) {
+    cursor = (await json(`${base}/customers?limit=1000&after=${encodeURIComponent(cursor)}`)).meta.pagination.nextCursor;
+  }
+  const writers: string[] = first.data.filter((c: any) => c.state === "active" && !c.mergedIntoCustomerId).map((c: any) => c.id);
+  for (const id of writers) await json(`${base}/customers/${id}/stamps/award`, { method: "POST", body: JSON.stringify({ stamps: 1_000_000_000 }) });
+  const customer = await fetch(`${base}/customers/${writers[0]}`, { headers: AUTH }).then((r) => r.text());
+
+  // The limit: a bare node:http server answering the same bytes, in its own process.
+  const barePort = await freePort();
+  const bare = start(process.execPath, [
+    "-e",
+    `const body=${JSON.stringify(customer)};require("node:http").createServer((q,s)=>{s.writeHead(200,{"content-type":"application/json","content-length":Buffer.byteLength(body)});s.end(body)}).listen(${barePort},"127.0.0.1")`,
+  ]);
+  await waitFor(`http://127.0.0.1:${barePort}/`);
+
+  // The peer: Prism mocking the same document (fetched on demand, so npm ci stays lean).
+  const prismPort = await freePort();
+  const prism = start("npx", ["--yes", "@stoplight/prism-cli@5", "mock", "-p", String(prismPort), "-h", "127.0.0.1", join(ROOT, "openapi/openapi.json")]);
+  let prismReady = true;
+  try {
+    await waitFor(`http://127.0.0.1:${prismPort}/rest_api/v1/shop`, { headers: AUTH }, 180_000);
+  } catch (error) {
+    prismReady = false;
+    console.log(`  Prism unavailable: ${(error as Error).message}`);
+  }
+
+  console.log("");
+  const rows: Row[] = [];
+  const getPath = `/rest_api/v1/customers/${writers[0]}`;
+  rows.push(await load("bare node:http, same customer JSON", { url: `http://127.0.0.1:${barePort}${getPath}` }));
+  if (prismReady) rows.push(await load("prism mock, GET /customers/{id}", { url: `http://127.0.0.1:${prismPort}${getPath}`, headers: AUTH }));
+  rows.push(await load("loyalty-sim GET /customers/{id}", { url: `${sim.url}${getPath}`, headers: AUTH }));
+  rows.push(await load("loyalty-sim GET /customers?limit=100 (first)", { url: `${base}/customers?limit=100`, headers: AUTH }));
+  rows.push(await load("loyalty-sim GET /customers?limit=100 (90% deep)", { url: `${base}/customers?limit=100&after=${encodeURIComponent(cursor)}`, headers: AUTH }));
+  let w = 0;
+  const writeOpts = (path: string, body: string): autocannon.Options => ({
+    url: sim.url,
+    requests: [{ method: "POST", headers: { ...AUTH, "content-type": "application/json" }, setupRequest: (req) => ({ ...req, path: `/rest_api/v1/customers/${writers[w++ % writers.length]}${path}`, body }) }],
+  });
+  rows.push(await load("loyalty-sim POST .../stamps/award", writeOpts("/stamps/award", '{"stamps":1}')));
+  rows.push(await load("loyalty-sim POST .../redemptions", writeOpts("/redemptions", '{"reward_product_id":102}')));
+  const simRss = peakRssMb(sim.child.pid!);
+  const activities = await json(`${base}/customers/${writers[0]}/activities?limit=1&hasCount=true`);
+  await stop(sim.child);
+
+  // Writes with --data: the same award load, state kept in a file.
+  const dir = mkdtempSync(join(tmpdir(), "loyalty-bench-"));
+  const persisted = await startSim(["--customers", String(BIG), "--data", join(dir, "state.json")]);
+  const pFirst = await json(`${persisted.url}/rest_api/v1/customers?limit=100`);
+  const pWriters = pFirst.data.filter((c: any) => c.state === "active" && !c.mergedIntoCustomerId).map((c: any) => c.id);
+  let p = 0;
+  rows.push(
+    await load("loyalty-sim --data POST .../stamps/award", {
+      url: persisted.url,
+      requests: [{ method: "POST", headers: { ...AUTH, "content-type": "application/json" }, setupRequest: (req) => ({ ...req, path: `/rest_api/v1/customers/${pWriters[p++ % pWriters.length]}/stamps/award`, body: '{"stamps":1}' }) }],
+    }),
+  );
+  await stop(persisted.child);
+  rmSync(dir, { recursive: true, force: true });
+  await Promise.all([stop(bare), stop(prism)]);
+
+  const rps = (name: string) => rows.find((r) => r.name.startsWith(name))?.rps ?? Number.NaN;
+  const p50 = (name: string) => rows.find((r) => r.name.startsWith(name))?.p50 ?? Number.NaN;
+  const ratios = [
+    { what: "GET /customers/{id} vs bare node:http", value: rps("loyalty-sim GET /customers/{id}") / rps("bare"), target: ">= 0.6", ok: (v: number) => v >= 0.6 },
+    { what: "GET /customers/{id} vs Prism", value: rps("loyalty-sim GET /customers/{id}") / rps("prism"), target: ">= 8", ok: (v: number) => v >= 8 },
+    { what: "award vs bare node:http", value: rps("loyalty-sim POST .../stamps/award") / rps("bare"), target: ">= 0.5", ok: (v: number) => v >= 0.5 },
+    { what: "deep page p50 / first page p50", value: p50("loyalty-sim GET /customers?limit=100 (90%") / p50("loyalty-sim GET /customers?limit=100 (first"), target: "<= 1.5", ok: (v: number) => v <= 1.5 },
+    { what: "startup, 50 customers (ms)", value: median(small), target: "< 500", ok: (v: number) => v < 500 },
+    { what: `startup, ${BIG} customers (ms)`, value: sim.startupMs, target: "< 3000", ok: (v: number) => v < 3000 },
+    { what: `peak RSS, ${BIG} customers (MB)`, value: simRss, target: "< 300", ok: (v: number) => v < 300 },
+    { what: "award with --data vs in memory", value: rps("loyalty-sim --data") / rps("loyalty-sim POST .../stamps/award"), target: ">= 0.3", ok: (v: number) => v >= 0.3 },
+  ];
+  console.log("\n  result                                      measured   target");
+  for (const r of ratios) {
+    console.log(`  ${r.what.padEnd(42)} ${r.value.toFixed(2).padStart(9)}   ${r.target.padEnd(7)} ${Number.isNaN(r.value) ? "n/a" : r.ok(r.value) ? "ok" : "MISSED"}`);
+  }
+  mkdirSync(join(ROOT, "bench"), { recursive: true });
+  writeFileSync(
+    join(ROOT, "bench/results.json"),
+    `${JSON.stringify(
+      {
+        at: new Date().toISOString(),
+        node: process.version,
+        connections: CONNECTIONS,
+        durationSeconds: DURATION,
+        customers: BIG,
+        activitiesOfFirstWriter: activities.meta.pagination.count,
+        runs: rows,
+        results: ratios.map(({ what, value, target, ok }) => ({ what, value, target, met: ok(value) })),
+      },
+      null,
+      2,
+    )}\n`,
+  );
+  console.log("\n  written to bench/results.json");
+}
+
+main()
+  .catch((error) => {
+    console.error(error);
+    process.exitCode = 1;
+  })
+  .finally(() => {
+    for (const child of children) if (child.exitCode === null) child.kill("SIGKILL");
+  });
