@@ -23,15 +23,31 @@ type AppLike = { fetch: (request: Request) => Response | Promise<Response> };
 export function inProcessFetch(app: AppLike): typeof fetch {
   return async (input, init) => {
     const request = input instanceof Request && init === undefined ? input : new Request(typeof input === "string" && input.startsWith("/") ? `${IN_PROCESS_ORIGIN}${input}` : input, init);
-    const response = await app.fetch(request);
+    // The caller's own signal, not the request's copy: undici links the copy to it through a
+    // WeakRef, so a request held only by a waiting handler can be garbage-collected and never see
+    // the abort (a timeout fault would then hang forever).
+    const signal = init?.signal ?? (input instanceof Request ? input.signal : undefined);
+    signal?.throwIfAborted();
+    const response = await (signal ? untilAborted(app.fetch(request), signal) : app.fetch(request));
     const fault = response.headers.get(FAULT_HEADER);
     if (!fault) return response;
-    if (fault === "timeout") throw request.signal.reason ?? new DOMException("This operation was aborted", "AbortError");
+    if (fault === "timeout") throw signal?.reason ?? new DOMException("This operation was aborted", "AbortError");
     const cause = Object.assign(new Error(fault === "connection_reset" ? "read ECONNRESET" : "other side closed"), {
       code: fault === "connection_reset" ? "ECONNRESET" : "UND_ERR_SOCKET",
     });
     throw new TypeError("fetch failed", { cause });
   };
+}
+
+/** The answer, or a rejection with the signal's reason once it aborts first (as a real fetch does). */
+function untilAborted<T>(answer: T | Promise<T>, signal: AbortSignal): Promise<T> {
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = () => reject(signal.reason);
+    signal.addEventListener("abort", onAbort, { once: true });
+    Promise.resolve(answer)
+      .then(resolve, reject)
+      .finally(() => signal.removeEventListener("abort", onAbort));
+  });
 }
 
 /** A control-API call that did not succeed, with the error envelope's fields. */

@@ -42,8 +42,9 @@ export interface JournalFilter {
   limit?: number;
 }
 
-/** Bodies above this size are kept as a note, not copied. */
-const MAX_BODY_CHARS = 64 * 1024;
+/** Bodies above this size are kept as a note: a journal of 1000 big pages would hold (and make the
+ * garbage collector carry) hundreds of megabytes. A default page of 20 customers fits. */
+const MAX_BODY_CHARS = 16 * 1024;
 
 function capped(body: { text: string; type: string | null }) {
   return body.text.length > MAX_BODY_CHARS ? { text: `(${body.text.length} characters, not kept)`, type: "text/plain" } : body;

@@ -7,12 +7,14 @@ import type { ActivityRecord, CodeRecord, CustomerRecord, ShopData } from "./typ
 
 export class ShopStore {
   readonly #customerPos = new Map<string, number>();
-  readonly #byEmail = new Map<string, string[]>();
+  /** Lower-cased email -> the one customer id, or the ids (oldest first) when it is shared. */
+  readonly #byEmail = new Map<string, string | string[]>();
   readonly #activitiesOf = new Map<string, ActivityRecord[]>();
   readonly #codesOf = new Map<string, CodeRecord[]>();
   readonly #codeById = new Map<number, CodeRecord>();
-  /** Earn rules each customer was ever awarded by: lifetime limits without a ledger scan. */
-  readonly #rulesEarned = new Map<string, Set<number>>();
+  /** Earn rule -> customers it ever awarded: lifetime limits without a ledger scan. One set per
+   * rule rather than one per customer: 100k small sets would cost more than the ledger. */
+  readonly #earnedBy = new Map<number, Set<string>>();
   /** Bumped on every write: lets persistence know when there is something to flush. */
   version = 0;
 
@@ -20,6 +22,16 @@ export class ShopStore {
     data.customers.forEach((c, i) => this.#indexCustomer(c, i));
     for (const a of data.activities) this.#indexActivity(a);
     for (const c of data.codes) this.#indexCode(c);
+    this.compact();
+  }
+
+  /**
+   * Re-packs the per-customer lists after a bulk load. An array grown by push keeps room for
+   * about 16 more entries; over 100k short ledgers that slack is more memory than the ledgers.
+   */
+  compact(): void {
+    repack(this.#activitiesOf);
+    repack(this.#codesOf);
   }
 
   get id(): string {
@@ -48,7 +60,8 @@ export class ShopStore {
 
   /** Ids of customers with this email (any case), oldest first. */
   customerIdsByEmail(email: string): readonly string[] {
-    return this.#byEmail.get(email.toLowerCase()) ?? [];
+    const found = this.#byEmail.get(email.toLowerCase());
+    return found === undefined ? [] : typeof found === "string" ? [found] : found;
   }
 
   addCustomer(customer: CustomerRecord): void {
@@ -60,9 +73,10 @@ export class ShopStore {
   #indexCustomer(c: CustomerRecord, pos: number): void {
     this.#customerPos.set(c.id, pos);
     const key = c.email.toLowerCase();
-    const list = this.#byEmail.get(key);
-    if (list) list.push(c.id);
-    else this.#byEmail.set(key, [c.id]);
+    const found = this.#byEmail.get(key);
+    if (found === undefined) this.#byEmail.set(key, c.id);
+    else if (typeof found === "string") this.#byEmail.set(key, [found, c.id]);
+    else found.push(c.id);
   }
 
   // Activities ------------------------------------------------------------------------------
@@ -104,14 +118,14 @@ export class ShopStore {
     if (!list) this.#activitiesOf.set(a.customerId, (list = []));
     list.push(a);
     if (a.earnRuleId !== undefined) {
-      let rules = this.#rulesEarned.get(a.customerId);
-      if (!rules) this.#rulesEarned.set(a.customerId, (rules = new Set()));
-      rules.add(a.earnRuleId);
+      let customers = this.#earnedBy.get(a.earnRuleId);
+      if (!customers) this.#earnedBy.set(a.earnRuleId, (customers = new Set()));
+      customers.add(a.customerId);
     }
   }
 
   hasEarnedBy(customerId: string, ruleId: number): boolean {
-    return this.#rulesEarned.get(customerId)?.has(ruleId) ?? false;
+    return this.#earnedBy.get(ruleId)?.has(customerId) ?? false;
   }
 
   // Reward codes ----------------------------------------------------------------------------
@@ -143,4 +157,8 @@ export class ShopStore {
   touch(): void {
     this.version++;
   }
+}
+
+function repack<T>(index: Map<string, T[]>): void {
+  for (const [key, list] of index) index.set(key, list.slice());
 }
