@@ -11,7 +11,7 @@ import { Engine, type ShopSpec } from "./engine/engine.js";
 import { defaultFixturePath, loadFixtureFile } from "./fixtures/load.js";
 import type { RequestLogLine } from "./http/recording.js";
 import { loadScenarioFile } from "./scenarios/load.js";
-import { DataFile, readDataFile } from "./store/data-file.js";
+import { DataFile, readDataFile, type DataFileHooks } from "./store/data-file.js";
 
 export const DEFAULT_SHOP_ID = "1";
 
@@ -33,6 +33,7 @@ export function defaultShopSpec(config: SimulatorConfig): ShopSpec {
 
 export interface BuildOptions {
   clock?: SimClock;
+  dataFileHooks?: DataFileHooks;
   onBug?: (error: unknown) => void;
   onRequest?: (line: RequestLogLine) => void;
 }
@@ -42,7 +43,7 @@ export function buildSimulator(config: SimulatorConfig, options: BuildOptions = 
   const saved = config.data !== undefined ? readDataFile(config.data) : undefined;
   if (saved) for (const { spec, data } of saved.shops) engine.attachShop(spec, data);
   else engine.addShop(defaultShopSpec(config));
-  const dataFile = config.data !== undefined ? new DataFile(config.data, engine, config.flushMs) : undefined;
+  const dataFile = config.data !== undefined ? new DataFile(config.data, engine, config.flushMs, options.dataFileHooks) : undefined;
   const scenarios = config.scenario.map((file) => loadScenarioFile(file));
   const built = createApp({
     engine,

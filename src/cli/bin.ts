@@ -42,7 +42,14 @@ async function main(): Promise<void> {
   // Loaded only now, so --help and --version answer without loading the whole simulator.
   const { listen } = await import("../server.js");
   const log = createLogger(config);
-  const sim = await listen(config, { onBug: (error) => log.error("loyalty-sim: internal error:", error), onRequest: (line) => log.request(line) });
+  const sim = await listen(config, {
+    onBug: (error) => log.error("loyalty-sim: internal error:", error),
+    onRequest: (line) => log.request(line),
+    dataFileHooks: {
+      onFlush: (info) => log.debug("data file written", { ...info }),
+      onError: (error) => log.error(`loyalty-sim: could not write ${config.data}:`, error),
+    },
+  });
   const { engine } = sim;
   console.log(`loyalty-sim ${VERSION} listening on ${sim.url}`);
   console.log(`  API:         ${sim.baseUrl}`);

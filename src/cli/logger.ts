@@ -10,6 +10,7 @@ const LEVELS = { debug: 10, info: 20, warn: 30, error: 40, silent: 100 } as cons
 export interface Logger {
   request(line: RequestLogLine): void;
   info(message: string): void;
+  debug(message: string, fields?: Record<string, unknown>): void;
   error(message: string, error?: unknown): void;
 }
 
@@ -32,6 +33,9 @@ export function createLogger(config: Pick<SimulatorConfig, "logLevel" | "logForm
     },
     info(message) {
       write(out, "info", { msg: message }, message);
+    },
+    debug(message, fields = {}) {
+      write(out, "debug", { msg: message, ...fields }, `${message} ${Object.entries(fields).map(([k, v]) => `${k}=${String(v)}`).join(" ")}`);
     },
     error(message, error) {
       write(err, "error", { msg: message, error: String(error ?? "") }, error === undefined ? message : `${message} ${String(error)}`);

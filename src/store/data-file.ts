@@ -68,6 +68,21 @@ export function readDataFile(path: string): SavedState | undefined {
   return state as SavedState;
 }
 
+/** What a completed write contained: crash tests compare a restarted state with the last one. */
+export interface FlushInfo {
+  path: string;
+  shops: number;
+  customers: number;
+  activities: number;
+  ms: number;
+}
+
+export interface DataFileHooks {
+  onFlush?(info: FlushInfo): void;
+  /** A failed write; the next interval tries again. */
+  onError?(error: unknown): void;
+}
+
 /** Keeps the file in step with the engine: a timer flushes when anything changed. */
 export class DataFile {
   readonly #db: Low<SavedState | null>;
@@ -79,6 +94,7 @@ export class DataFile {
     readonly path: string,
     private readonly engine: Engine,
     private readonly flushMs: number,
+    private readonly hooks: DataFileHooks = {},
   ) {
     checkWritable(path);
     // Compact JSON: lowdb's JSONFile indents, which doubles the bytes of a large shop.
@@ -94,25 +110,39 @@ export class DataFile {
   }
 
   start(): void {
-    this.#timer = setInterval(() => void this.flush(), this.flushMs);
+    // A failed write is reported through onError and retried at the next tick.
+    this.#timer = setInterval(() => this.flush().catch(() => undefined), this.flushMs);
     this.#timer.unref();
   }
 
   /** Writes the state if it changed since the last write. Concurrent calls queue up. */
   flush(): Promise<void> {
-    this.#writing = this.#writing.then(async () => {
+    const write = async () => {
       const signature = this.#signature();
       if (signature === this.#written) return;
+      const started = performance.now();
+      const shops = this.engine.shops();
       this.#db.data = {
         format: DATA_FORMAT,
         version: DATA_VERSION,
         savedAt: new Date().toISOString(),
-        shops: this.engine.shops().map((s) => ({ spec: this.engine.spec(s.id)!, data: s.store.data })),
+        shops: shops.map((s) => ({ spec: this.engine.spec(s.id)!, data: s.store.data })),
       };
+      // lowdb serialises synchronously at the start of write(): the file holds exactly this moment.
       await this.#db.write();
       this.#written = signature;
-    });
-    return this.#writing;
+      this.hooks.onFlush?.({
+        path: this.path,
+        shops: shops.length,
+        customers: shops.reduce((n, s) => n + s.store.customerCount, 0),
+        activities: shops.reduce((n, s) => n + s.store.data.activities.length, 0),
+        ms: Math.round(performance.now() - started),
+      });
+    };
+    // Chained so writes never overlap; a failed write is reported and does not stop later ones.
+    const next = this.#writing.then(write);
+    this.#writing = next.catch((error: unknown) => this.hooks.onError?.(error));
+    return next;
   }
 
   async stop(): Promise<void> {
