@@ -1,18 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { DAY_MS } from "../../src/engine/clock.js";
-import { DomainError } from "../../src/engine/errors.js";
 import type { EarnLimit, Program } from "../../src/store/types.js";
-import { createTestSim, NOW } from "../support/sim.js";
-
-function refusal(run: () => unknown): DomainError {
-  try {
-    run();
-  } catch (error) {
-    if (error instanceof DomainError) return error;
-    throw error;
-  }
-  throw new Error("expected a DomainError, but the call succeeded");
-}
+import { createTestSim, NOW, refusal } from "../support/sim.js";
 
 /** Expiry off, so moving the clock by a year changes nothing but the earn-rule windows. */
 function setup(program?: (p: Program) => void, stamps = 0) {

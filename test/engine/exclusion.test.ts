@@ -1,17 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { DomainError } from "../../src/engine/errors.js";
 import type { ShopEngine } from "../../src/engine/shop-engine.js";
-import { createTestSim } from "../support/sim.js";
-
-function refusal(run: () => unknown): DomainError {
-  try {
-    run();
-  } catch (error) {
-    if (error instanceof DomainError) return error;
-    throw error;
-  }
-  throw new Error("expected a DomainError, but the call succeeded");
-}
+import { createTestSim, refusal } from "../support/sim.js";
 
 /**
  * One customer with 30 stamps and an unused 5-stamp code, then removed or merged. A merged

@@ -1,19 +1,8 @@
 import { describe, expect, it } from "vitest";
-import { DomainError } from "../../src/engine/errors.js";
 import type { Program } from "../../src/store/types.js";
-import { createTestSim, NOW } from "../support/sim.js";
+import { createTestSim, NOW, refusal } from "../support/sim.js";
 
 const MAX = Number.MAX_SAFE_INTEGER;
-
-function refusal(run: () => unknown): DomainError {
-  try {
-    run();
-  } catch (error) {
-    if (error instanceof DomainError) return error;
-    throw error;
-  }
-  throw new Error("expected a DomainError, but the call succeeded");
-}
 
 /** A shop with one customer holding exactly `stamps`, and nothing else. */
 function setup(stamps = 0, program?: (p: Program) => void) {

@@ -1,16 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { DomainError } from "../../src/engine/errors.js";
-import { createTestSim, NOW } from "../support/sim.js";
-
-function refusal(run: () => unknown): DomainError {
-  try {
-    run();
-  } catch (error) {
-    if (error instanceof DomainError) return error;
-    throw error;
-  }
-  throw new Error("expected a DomainError, but the call succeeded");
-}
+import { createTestSim, NOW, refusal } from "../support/sim.js";
 
 function setup(stamps = 0) {
   const sim = createTestSim({ customers: 0, program: (p) => void (p.settings.expiry = { mode: "off" }) });

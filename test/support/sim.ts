@@ -7,6 +7,7 @@ import { createApp } from "../../src/app.js";
 import { fixedClock, type SimClock } from "../../src/engine/clock.js";
 import { Engine, type ShopSpec } from "../../src/engine/engine.js";
 import type { ShopEngine } from "../../src/engine/shop-engine.js";
+import { DomainError } from "../../src/engine/errors.js";
 import { defaultFixturePath, loadFixtureFile } from "../../src/fixtures/load.js";
 import type { Scenario } from "../../src/scenarios/schema.js";
 import type { Program, ShopAccess } from "../../src/store/types.js";
@@ -102,3 +103,14 @@ export function createTestSim(options: TestSimOptions = {}) {
 }
 
 export type TestSim = ReturnType<typeof createTestSim>;
+
+/** The DomainError an engine call throws; fails the test when the call succeeds. */
+export function refusal(run: () => unknown): DomainError {
+  try {
+    run();
+  } catch (error) {
+    if (error instanceof DomainError) return error;
+    throw error;
+  }
+  throw new Error("expected a DomainError, but the call succeeded");
+}
