@@ -1,14 +1,9 @@
 import { describe, expect, it } from "vitest";
 import { assertMatchesContract } from "../support/openapi-check.js";
-import { BASE, createTestSim, type CallResult } from "../support/sim.js";
+import { BASE, createTestSim, type CallResult, expectError } from "../support/sim.js";
 
 const TS = "2026-11-23T12:00:00+00:00";
 const HOUR = 3_600_000;
-
-function expectError(res: CallResult, status: number, code: string, message: string) {
-  expect(res.status).toBe(status);
-  expect(res.body).toStrictEqual({ success: false, error: { message, code, statusCode: status }, timestamp: TS });
-}
 
 const quota = (res: CallResult) => [res.headers.get("X-RateLimit-Limit"), res.headers.get("X-RateLimit-Remaining")];
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { createTestSim, type CallResult, type TestSim } from "../support/sim.js";
+import { createTestSim, type TestSim, expectError } from "../support/sim.js";
 
 const TS = "2026-11-23T12:00:00+00:00";
 const IN_A_YEAR = "2027-11-23T12:00:00+00:00";
@@ -9,11 +9,6 @@ const cursor = (id: string) => Buffer.from(`id:${id}`, "utf8").toString("base64"
 /** A customer synced from the platform right now, with a known balance (an award of that many). */
 function newCustomer(sim: TestSim, stampBalance: number, extra: { dateOfBirth?: string; email?: string } = {}) {
   return sim.shop.syncCustomer({ firstName: "Ada", lastName: "Lovelace", email: "ada@example.com", stampBalance, ...extra }).id;
-}
-
-function expectError(res: CallResult, status: number, code: string, message: string) {
-  expect(res.status).toBe(status);
-  expect(res.body).toStrictEqual({ success: false, error: { message, code, statusCode: status }, timestamp: TS });
 }
 
 async function snapshot(sim: TestSim, id: string) {

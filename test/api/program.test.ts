@@ -1,7 +1,7 @@
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { defaultFixturePath } from "../../src/fixtures/load.js";
-import { createTestSim, type CallResult } from "../support/sim.js";
+import { createTestSim, expectError } from "../support/sim.js";
 
 const TS = "2026-11-23T12:00:00+00:00";
 const ICON = (name: string) => `https://cdn.example.com/loyalty/icons/${name}.svg`;
@@ -21,11 +21,6 @@ const earnRuleJson = (r: Raw) => {
   const { limit, ...rest } = r;
   return { ...rest, id: String(r.id) };
 };
-
-function expectError(res: CallResult, status: number, code: string, message: string) {
-  expect(res.status).toBe(status);
-  expect(res.body).toStrictEqual({ success: false, error: { message, code, statusCode: status }, timestamp: TS });
-}
 
 describe("GET /tiers and /tiers/{id}", () => {
   const sim = createTestSim();

@@ -1,7 +1,7 @@
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { defaultFixturePath } from "../../src/fixtures/load.js";
-import { createTestSim, type CallResult, type TestSim } from "../support/sim.js";
+import { createTestSim, type TestSim, expectError } from "../support/sim.js";
 
 const TS = "2026-11-23T12:00:00+00:00";
 const CODE = /^LOYAL-[A-HJ-NP-Z2-9]{6}$/;
@@ -15,11 +15,6 @@ const rewardJson = (id: number) => {
 
 function newCustomer(sim: TestSim, stampBalance: number) {
   return sim.shop.syncCustomer({ firstName: "Alan", lastName: "Turing", email: "alan@example.com", stampBalance }).id;
-}
-
-function expectError(res: CallResult, status: number, code: string, message: string) {
-  expect(res.status).toBe(status);
-  expect(res.body).toStrictEqual({ success: false, error: { message, code, statusCode: status }, timestamp: TS });
 }
 
 async function snapshot(sim: TestSim, id: string) {

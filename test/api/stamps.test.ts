@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { createTestSim, type CallResult, type TestSim } from "../support/sim.js";
+import { createTestSim, type TestSim, expectError } from "../support/sim.js";
 
 const TS = "2026-11-23T12:00:00+00:00";
 const DAY = 86_400_000;
@@ -8,11 +8,6 @@ function newCustomer(sim: TestSim, stampBalance: number, tierId?: number) {
   const id = sim.shop.syncCustomer({ firstName: "Grace", lastName: "Hopper", email: "grace@example.com", stampBalance }).id;
   if (tierId !== undefined) sim.shop.setCustomerTier(id, { tierId, triggerRewards: false });
   return id;
-}
-
-function expectError(res: CallResult, status: number, code: string, message: string) {
-  expect(res.status).toBe(status);
-  expect(res.body).toStrictEqual({ success: false, error: { message, code, statusCode: status }, timestamp: TS });
 }
 
 /** What GET shows of a customer: the record and the whole ledger. */

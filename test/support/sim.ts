@@ -3,6 +3,7 @@
  * `app.request()` like a client and checks every response against the OpenAPI document.
  * @module
  */
+import { expect } from "vitest";
 import { createApp } from "../../src/app.js";
 import { fixedClock, type SimClock } from "../../src/engine/clock.js";
 import { Engine, type ShopSpec } from "../../src/engine/engine.js";
@@ -15,6 +16,8 @@ import { assertMatchesContract } from "./openapi-check.js";
 
 /** Tests run at this instant unless they move the clock. */
 export const NOW = Date.parse("2026-11-23T12:00:00Z");
+/** NOW as the API writes it. */
+export const NOW_ISO = "2026-11-23T12:00:00+00:00";
 export const BASE = "/rest_api/v1";
 export const AUTH = { "X-Api-Key": "sim_key", "X-Api-Secret": "sim_secret" };
 
@@ -103,6 +106,12 @@ export function createTestSim(options: TestSimOptions = {}) {
 }
 
 export type TestSim = ReturnType<typeof createTestSim>;
+
+/** The exact error envelope of a response, at NOW. */
+export function expectError(res: CallResult, status: number, code: string, message: string): void {
+  expect(res.status).toBe(status);
+  expect(res.body).toStrictEqual({ success: false, error: { message, code, statusCode: status }, timestamp: NOW_ISO });
+}
 
 /** The DomainError an engine call throws; fails the test when the call succeeds. */
 export function refusal(run: () => unknown): DomainError {
