@@ -38,6 +38,8 @@ async function slot(): Promise<() => void> {
 
 export interface CliRun {
   child: ChildProcess;
+  /** Signals the process, or its whole process group when it runs another command (npx). */
+  kill(signal: NodeJS.Signals): void;
   /** Everything written so far. */
   stdout(): string;
   stderr(): string;
@@ -58,9 +60,39 @@ function childEnv(env: Record<string, string>): NodeJS.ProcessEnv {
   return { ...out, ...env };
 }
 
-export function spawnCli(args: string[], env: Record<string, string> = {}): CliRun {
-  const child = spawn(process.execPath, [BIN, ...args], { cwd: ROOT, env: childEnv(env), stdio: ["ignore", "pipe", "pipe"] });
+/** Another way to run the command: e.g. `npx loyalty-sim` in an installed folder, or the image's CMD. */
+export interface SpawnOptions {
+  /** Program and first arguments instead of `node dist/cli/bin.js`; it runs in a process group of its own. */
+  command?: [string, ...string[]];
+  /** Working directory (default: the repository). */
+  cwd?: string;
+  /** Take the environment as given, without ours. */
+  cleanEnv?: boolean;
+}
+
+const groups = new Set<ChildProcess>();
+
+function signal(child: ChildProcess, sig: NodeJS.Signals): void {
+  // A group outlives its leader when the leader (npx) dies first: signal it until the pipes close.
+  if (groups.has(child) && child.pid !== undefined) {
+    try {
+      process.kill(-child.pid, sig);
+    } catch {
+      // The group is already gone.
+    }
+  } else if (child.exitCode === null && child.signalCode === null) child.kill(sig);
+}
+
+export function spawnCli(args: string[], env: Record<string, string> = {}, options: SpawnOptions = {}): CliRun {
+  const [file, ...first] = options.command ?? [process.execPath, BIN];
+  const child = spawn(file, [...first, ...args], {
+    cwd: options.cwd ?? ROOT,
+    env: options.cleanEnv ? env : childEnv(env),
+    stdio: ["ignore", "pipe", "pipe"],
+    detached: options.command !== undefined,
+  });
   running.add(child);
+  if (options.command) groups.add(child);
   let out = "";
   let err = "";
   child.stdout!.setEncoding("utf8").on("data", (chunk: string) => (out += chunk));
@@ -68,16 +100,17 @@ export function spawnCli(args: string[], env: Record<string, string> = {}): CliR
   const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => {
     child.on("close", (code, signal) => {
       running.delete(child);
+      groups.delete(child);
       resolve({ code, signal });
     });
   });
-  return { child, stdout: () => out, stderr: () => err, exited };
+  return { child, kill: (sig) => signal(child, sig), stdout: () => out, stderr: () => err, exited };
 }
 
 /** Starts the server and resolves once its whole banner is out (rejects after `timeoutMs`). */
-export async function startCli(args: string[], env: Record<string, string> = {}, timeoutMs = 10_000): Promise<StartedCli> {
+export async function startCli(args: string[], env: Record<string, string> = {}, timeoutMs = 10_000, options: SpawnOptions = {}): Promise<StartedCli> {
   const release = await slot();
-  const run = spawnCli(args, env);
+  const run = spawnCli(args, env, options);
   void run.exited.then(release);
   const banner = await new Promise<string>((resolve, reject) => {
     const timer = setTimeout(() => fail(`no banner within ${timeoutMs} ms`), timeoutMs);
@@ -100,10 +133,10 @@ export async function startCli(args: string[], env: Record<string, string> = {},
 }
 
 /** Runs a command that is expected to end by itself (help, version, bad options). */
-export async function runCli(args: string[], env: Record<string, string> = {}, timeoutMs = 10_000) {
+export async function runCli(args: string[], env: Record<string, string> = {}, timeoutMs = 10_000, options: SpawnOptions = {}) {
   const release = await slot();
-  const run = spawnCli(args, env);
-  const timer = setTimeout(() => run.child.kill("SIGKILL"), timeoutMs);
+  const run = spawnCli(args, env, options);
+  const timer = setTimeout(() => run.kill("SIGKILL"), timeoutMs);
   const { code, signal } = await run.exited;
   clearTimeout(timer);
   release();
@@ -112,7 +145,7 @@ export async function runCli(args: string[], env: Record<string, string> = {}, t
 
 /** Kills one child if it still runs and waits for it to be gone. */
 export async function stopCli(run: CliRun): Promise<void> {
-  if (run.child.exitCode === null && run.child.signalCode === null) run.child.kill("SIGKILL");
+  run.kill("SIGKILL");
   await run.exited;
 }
 
@@ -123,9 +156,9 @@ export async function killAll(): Promise<void> {
     children.map(
       (child) =>
         new Promise<void>((resolve) => {
-          if (child.exitCode !== null || child.signalCode !== null) return resolve();
+          if (!groups.has(child) && (child.exitCode !== null || child.signalCode !== null)) return resolve();
           child.once("close", () => resolve());
-          child.kill("SIGKILL");
+          signal(child, "SIGKILL");
         }),
     ),
   );

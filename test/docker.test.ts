@@ -1,0 +1,244 @@
+/**
+ * The Dockerfile without a Docker engine: its instructions are checked, then replayed in temp
+ * folders (COPY through .dockerignore, the build stage's `npm run build`, the runtime stage's
+ * production-only `npm ci`), and the image's CMD and HEALTHCHECK run there with the image's
+ * environment plus the documented LOYALTY_SIM_* variables, files under a "/sim" folder and the
+ * data file under a "/data" folder.
+ */
+import { execFile } from "node:child_process";
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from "node:fs";
+import { createServer } from "node:net";
+import { tmpdir } from "node:os";
+import { join, relative } from "node:path";
+import { promisify } from "node:util";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { envName, OPTION_NAMES } from "../src/config.js";
+import { killAll, ROOT, spawnCli, startCli, stopCli } from "./support/cli.js";
+
+const run = promisify(execFile);
+
+interface Instruction {
+  op: string;
+  args: string;
+}
+interface Stage {
+  image: string;
+  name: string;
+  steps: Instruction[];
+}
+
+/** Instructions (continuations joined, comments dropped) grouped by stage. */
+function parseDockerfile(text: string): Stage[] {
+  const lines = text.replace(/\\\r?\n/g, " ").split(/\r?\n/).map((l) => l.trim()).filter((l) => l !== "" && !l.startsWith("#"));
+  const stages: Stage[] = [];
+  for (const line of lines) {
+    const [, op = "", args = ""] = /^(\S+)\s*(.*)$/.exec(line) ?? [];
+    if (op.toUpperCase() === "FROM") {
+      const [image = "", as, name] = args.split(/\s+/);
+      stages.push({ image, name: as?.toUpperCase() === "AS" && name ? name : String(stages.length), steps: [] });
+    } else stages.at(-1)!.steps.push({ op: op.toUpperCase(), args: args.replace(/\s+/g, " ") });
+  }
+  return stages;
+}
+
+const dockerfile = parseDockerfile(readFileSync(join(ROOT, "Dockerfile"), "utf8"));
+const runtime = dockerfile.at(-1)!;
+const envOf = (stage: Stage): Record<string, string> =>
+  Object.fromEntries(stage.steps.filter((s) => s.op === "ENV").flatMap((s) => s.args.split(" ").map((kv) => [kv.slice(0, kv.indexOf("=")), kv.slice(kv.indexOf("=") + 1)])));
+const env = envOf(runtime);
+/** Our environment without npm's variables (an `npm test` run sets npm_config_local_prefix etc.). */
+const hostEnv = Object.fromEntries(Object.entries(process.env).filter(([k]) => !/^(npm_|INIT_CWD$|LOYALTY_SIM_)/i.test(k))) as Record<string, string>;
+const execForm = (text: string) => JSON.parse(text) as string[];
+const healthcheck = runtime.steps.find((s) => s.op === "HEALTHCHECK")!;
+const healthCommand = execForm(/\bCMD (\[.*\])$/.exec(healthcheck.args)?.[1] ?? "null");
+const cmd = execForm(runtime.steps.find((s) => s.op === "CMD")!.args);
+
+/** .dockerignore patterns as anchored regexes: `*` within a segment, `**` across segments. */
+const ignored = readFileSync(join(ROOT, ".dockerignore"), "utf8")
+  .split("\n")
+  .map((l) => l.trim())
+  .filter((l) => l && !l.startsWith("#"))
+  .map((p) => new RegExp(`^${p.replace(/\/$/, "").replace(/[.+^${}()|[\]\\]/g, "\\$&").replace(/\*\*/g, "\0").replace(/\*/g, "[^/]*").replace(/\0/g, ".*")}(/|$)`));
+const isIgnored = (rel: string) => ignored.some((re) => re.test(rel.replaceAll("\\", "/")));
+
+let tmp: string;
+/** A stage's filesystem root: its absolute paths (/app, /sim, /data) live under it. */
+const rootOf = (stage: string) => join(tmp, "stages", stage);
+let app: string;
+
+async function replay(stage: Stage): Promise<void> {
+  const root = rootOf(stage.name);
+  let workdir = "/";
+  for (const { op, args } of stage.steps) {
+    const inStage = (p: string) => join(root, p.startsWith("/") ? p : join(workdir, p));
+    if (op === "WORKDIR") mkdirSync(inStage((workdir = args)), { recursive: true });
+    else if (op === "COPY") {
+      const parts = args.split(" ");
+      const from = parts[0]!.startsWith("--from=") ? parts.shift()!.slice("--from=".length) : undefined;
+      const dest = parts.pop()!;
+      for (const source of parts) {
+        const target = dest.endsWith("/") || parts.length > 1 ? join(inStage(dest), source.split("/").at(-1)!) : inStage(dest);
+        if (from !== undefined) {
+          cpSync(join(rootOf(from), source), target, { recursive: true });
+          continue;
+        }
+        expect(isIgnored(source), `COPY ${source}: excluded by .dockerignore`).toBe(false);
+        expect(existsSync(join(ROOT, source)), `COPY ${source}: not in the build context`).toBe(true);
+        cpSync(join(ROOT, source), target, { recursive: true, filter: (src) => !isIgnored(relative(ROOT, src)) });
+      }
+    } else if (op === "RUN") {
+      for (const command of args.split(" && ")) {
+        const npm = (extra: string[]) => run("npm", [...command.split(" ").slice(1), ...extra], { cwd: inStage("."), env: { ...hostEnv, ...envOf(stage) }, timeout: 90_000 });
+        if (/^npm ci\b/.test(command) && !command.includes("--omit=dev")) {
+          // The build stage's full install: the repository's node_modules stands in for it.
+          symlinkSync(join(ROOT, "node_modules"), inStage("node_modules"), "dir");
+        } else if (/^npm ci\b.*--omit=dev/.test(command)) await npm(["--prefer-offline"]);
+        else if (command === "npm run build") await npm([]);
+        else if (/^mkdir -p /.test(command)) for (const dir of command.split(" ").slice(2)) mkdirSync(inStage(dir), { recursive: true });
+        // Emptying this machine's npm cache or changing owners is not ours to do.
+        else if (!/^npm cache clean\b|^chown /.test(command)) throw new Error(`RUN ${command}: not emulated; teach test/docker.test.ts what it does`);
+      }
+    }
+  }
+}
+
+function freePort(): Promise<number> {
+  return new Promise((resolve) => {
+    const server = createServer().listen(0, "127.0.0.1", () => {
+      const { port } = server.address() as { port: number };
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+/** The container's environment: the image's ENV plus what `docker run -e` adds. */
+const containerEnv = (extra: Record<string, string>) => ({ PATH: process.env.PATH ?? "", ...env, ...extra });
+
+function runHealthcheck(port: number) {
+  const [program, ...args] = healthCommand;
+  expect(program).toBe("node");
+  return run(process.execPath, args, { cwd: app, env: containerEnv({ LOYALTY_SIM_PORT: String(port) }), timeout: 10_000 }).then(
+    () => ({ code: 0, stderr: "" }),
+    (e: { code: number; stderr: string }) => ({ code: e.code, stderr: e.stderr }),
+  );
+}
+
+beforeAll(async () => {
+  tmp = mkdtempSync(join(tmpdir(), "loyalty-sim-docker-"));
+  for (const stage of dockerfile) await replay(stage);
+  app = join(rootOf(runtime.name), "app");
+}, 150_000);
+
+afterAll(async () => {
+  await killAll();
+  if (tmp) rmSync(tmp, { recursive: true, force: true });
+});
+
+describe("Dockerfile", () => {
+  it("builds in one stage and runs a slim Node 20+ image in the last", () => {
+    expect(dockerfile.length).toBeGreaterThanOrEqual(2);
+    const [, major, variant] = /^node:(\d+)(?:[.\d]*)?-?(.*)$/.exec(runtime.image) ?? [];
+    expect(Number(major)).toBeGreaterThanOrEqual(20);
+    expect(variant).toMatch(/slim|alpine/);
+    expect(runtime.steps.some((s) => s.op === "COPY" && s.args.startsWith(`--from=${dockerfile[0]!.name} `))).toBe(true);
+  });
+
+  it("runs as node on 0.0.0.0:4747, configured by the CLI's own variables only", () => {
+    expect(runtime.steps.filter((s) => s.op === "USER").map((s) => s.args)).toEqual(["node"]);
+    expect(runtime.steps.filter((s) => s.op === "EXPOSE").map((s) => s.args)).toEqual(["4747"]);
+    expect(env).toMatchObject({ LOYALTY_SIM_HOST: "0.0.0.0", LOYALTY_SIM_PORT: "4747" });
+    const known = new Set(OPTION_NAMES.map(envName));
+    expect(Object.keys(env).filter((k) => k.startsWith("LOYALTY_SIM_") && !known.has(k))).toEqual([]);
+    expect(cmd).toEqual(["node", "dist/cli/bin.js"]);
+    expect(healthCommand).toEqual(["node", "dist/cli/healthcheck.js"]);
+    expect(healthcheck.args).toMatch(/--interval=\d+s/);
+  });
+
+  it(".dockerignore keeps build outputs, tests and history out of the context", () => {
+    for (const path of ["node_modules", "dist", "test", ".git", "node_modules/hono/package.json", "loyalty-sim-0.1.0.tgz"]) expect(isIgnored(path), path).toBe(true);
+    for (const path of ["src", "src/app.ts", "package.json", "package-lock.json", "fixtures", "scenarios", "openapi", "tsconfig.build.json"]) expect(isIgnored(path), path).toBe(false);
+  });
+
+  it("leaves a runtime stage without dev dependencies, sources or tests", () => {
+    for (const file of ["dist/cli/bin.js", "dist/cli/healthcheck.js", "dist/index.js", "fixtures/default.json", "openapi/openapi.json", "scenarios/faults/timeout.yaml", "node_modules/hono", "node_modules/lowdb"]) {
+      expect(existsSync(join(app, file)), file).toBe(true);
+    }
+    for (const file of ["src", "test", "node_modules/typescript", "node_modules/vitest", "node_modules/tsx"]) expect(existsSync(join(app, file)), file).toBe(false);
+    expect(existsSync(join(rootOf(runtime.name), "sim"))).toBe(true);
+    expect(statSync(join(rootOf(runtime.name), "data")).isDirectory()).toBe(true);
+  });
+});
+
+describe("the image's command, replayed", { timeout: 30_000 }, () => {
+  it("serves the env-configured shop with mounted files, answers its healthcheck, and flushes /data on SIGTERM", async () => {
+    const root = rootOf(runtime.name);
+    const fixture = JSON.parse(readFileSync(join(app, "fixtures/default.json"), "utf8")) as { access: { apiKey: string; apiSecret: string } };
+    fixture.access = { ...fixture.access, apiKey: "docker_key", apiSecret: "docker_secret" };
+    writeFileSync(join(root, "sim/program.json"), JSON.stringify(fixture));
+    writeFileSync(join(root, "sim/no-beacons.yaml"), "name: no-beacons\nrules:\n  - match: { operation: listBeacons }\n    respond: { error: PLAN_UPGRADE_REQUIRED }\n");
+    const port = await freePort();
+    const vars = {
+      LOYALTY_SIM_PORT: String(port),
+      LOYALTY_SIM_FIXTURES: join(root, "sim/program.json"),
+      LOYALTY_SIM_SCENARIO: join(root, "sim/no-beacons.yaml"),
+      LOYALTY_SIM_DATA: join(root, "data/state.json"),
+      LOYALTY_SIM_FLUSH_MS: "60000",
+      LOYALTY_SIM_SEED: "3",
+      LOYALTY_SIM_CUSTOMERS: "4",
+    };
+    const image = { command: [process.execPath, ...cmd.slice(1)] as [string, ...string[]], cwd: app, cleanEnv: true };
+    const cli = await startCli([], containerEnv(vars), 15_000, image);
+    expect(cli.origin).toBe(`http://127.0.0.1:${port}`);
+    expect(cli.banner).toContain("  Credentials: X-Api-Key: docker_key  X-Api-Secret: docker_secret\n  Seed:        3 (4 customers)\n");
+    expect(cli.banner).toContain(`  Scenarios:   ${vars.LOYALTY_SIM_SCENARIO}\n`);
+
+    // Bound to 0.0.0.0: another local address reaches it (every 127/8 address is loopback on Linux).
+    const origin = process.platform === "linux" ? `http://127.0.0.2:${port}` : cli.origin;
+    const headers = { "X-Api-Key": "docker_key", "X-Api-Secret": "docker_secret", "Content-Type": "application/json" };
+    const list = (await (await fetch(`${origin}/rest_api/v1/customers`, { headers })).json()) as { data: { id: string; stampBalance: number }[] };
+    expect(list.data).toHaveLength(4);
+    const { id, stampBalance } = list.data[0]!;
+    const award = await fetch(`${origin}/rest_api/v1/customers/${id}/stamps/award`, { method: "POST", headers, body: JSON.stringify({ stamps: 7 }) });
+    expect(((await award.json()) as { data: { stampBalance: number } }).data.stampBalance).toBe(stampBalance + 7);
+    const beacons = await fetch(`${origin}/rest_api/v1/beacons`, { headers });
+    expect([beacons.status, ((await beacons.json()) as { error: { code: string } }).error.code]).toEqual([403, "PLAN_UPGRADE_REQUIRED"]);
+
+    expect(await runHealthcheck(port)).toEqual({ code: 0, stderr: "" });
+    expect(existsSync(vars.LOYALTY_SIM_DATA)).toBe(false);
+    cli.kill("SIGTERM");
+    expect(await cli.exited).toEqual({ code: 0, signal: null });
+    expect(cli.stdout()).toContain("loyalty-sim: SIGTERM, shutting down\n");
+    const saved = JSON.parse(readFileSync(vars.LOYALTY_SIM_DATA, "utf8")) as { shops: { data: { customers: { id: string; balance: number }[] } }[] };
+    expect(saved.shops[0]!.data.customers.find((c) => c.id === id)!.balance).toBe(stampBalance + 7);
+
+    const down = await runHealthcheck(port);
+    expect(down.code).toBe(1);
+    expect(down.stderr).toContain(`healthcheck: http://127.0.0.1:${port}/__sim/health:`);
+
+    // The next container with the same /data volume starts from the saved state.
+    const again = await startCli([], containerEnv(vars), 15_000, image);
+    try {
+      expect(again.banner).toContain(`  Seed:        3 (restored from ${vars.LOYALTY_SIM_DATA})\n`);
+      const res = await fetch(`${again.origin}/rest_api/v1/customers/${id}`, { headers });
+      expect(((await res.json()) as { data: { stampBalance: number } }).data.stampBalance).toBe(stampBalance + 7);
+    } finally {
+      await stopCli(again);
+    }
+  });
+
+  it("the healthcheck fails on an answer that is not ok", async () => {
+    const server = createServer((socket) => socket.end("HTTP/1.1 503 Service Unavailable\r\nContent-Type: application/json\r\nContent-Length: 17\r\nConnection: close\r\n\r\n{\"status\":\"down\"}"));
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+    try {
+      expect((await runHealthcheck((server.address() as { port: number }).port)).code).toBe(1);
+    } finally {
+      server.close();
+    }
+  });
+
+  it("reads its configuration from the environment: a bad LOYALTY_SIM_PORT stops it with exit 2", async () => {
+    const cli = spawnCli([], containerEnv({ LOYALTY_SIM_PORT: "http" }), { command: [process.execPath, ...cmd.slice(1)] as [string, ...string[]], cwd: app, cleanEnv: true });
+    expect((await cli.exited).code).toBe(2);
+    expect(cli.stderr()).toContain("--port (LOYALTY_SIM_PORT):");
+  });
+});
