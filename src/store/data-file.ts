@@ -128,16 +128,13 @@ export class DataFile {
         savedAt: new Date().toISOString(),
         shops: shops.map((s) => ({ spec: this.engine.spec(s.id)!, data: s.store.data })),
       };
+      // Counted now, not after the write: requests served while the file is written are not in it.
+      const customers = shops.reduce((n, s) => n + s.store.customerCount, 0);
+      const activities = shops.reduce((n, s) => n + s.store.data.activities.length, 0);
       // lowdb serialises synchronously at the start of write(): the file holds exactly this moment.
       await this.#db.write();
       this.#written = signature;
-      this.hooks.onFlush?.({
-        path: this.path,
-        shops: shops.length,
-        customers: shops.reduce((n, s) => n + s.store.customerCount, 0),
-        activities: shops.reduce((n, s) => n + s.store.data.activities.length, 0),
-        ms: Math.round(performance.now() - started),
-      });
+      this.hooks.onFlush?.({ path: this.path, shops: shops.length, customers, activities, ms: Math.round(performance.now() - started) });
     };
     // Chained so writes never overlap; a failed write is reported and does not stop later ones.
     const next = this.#writing.then(write);
