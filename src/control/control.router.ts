@@ -39,7 +39,7 @@ function shopFor(c: Context<AppEnv>, engine: Engine): { shop: ShopEngine; isDefa
 function shopInfo(engine: Engine, shop: ShopEngine) {
   const spec = engine.spec(shop.id)!;
   const { apiKey, apiSecret, plan, apiAccess, rateLimit } = shop.access;
-  return { id: shop.id, apiKey, apiSecret, seed: spec.seed, customers: shop.store.customerCount, plan, apiAccess, rateLimit };
+  return { id: shop.id, apiKey, apiSecret, seed: spec.seed, customers: shop.store.customerCount, activities: shop.store.data.activities.length, plan, apiAccess, rateLimit };
 }
 
 export function createControlRouter(deps: ControlDeps) {

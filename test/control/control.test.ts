@@ -199,11 +199,20 @@ describe("/__sim/shops", () => {
     const sim = createTestSim({ customers: 3 });
     const b = await sim.call("POST", "/__sim/shops", { body: { seed: 99, customers: 4 } });
     expect(b.status).toBe(201);
-    expect(b.body).toStrictEqual({ id: "2", apiKey: "sim_key_2", apiSecret: expect.stringMatching(/^sim_secret_[0-9a-f]{16}$/), seed: 99, customers: 4, plan: "paid", apiAccess: true, rateLimit: 1000 });
+    // `activities` is the ledger size; listing a customer's activities first settles any expired
+    // stamps (an entry more), so the count is compared after walking the ledgers through the API.
+    expect(b.body).toStrictEqual({ id: "2", apiKey: "sim_key_2", apiSecret: expect.stringMatching(/^sim_secret_[0-9a-f]{16}$/), seed: 99, customers: 4, activities: expect.any(Number), plan: "paid", apiAccess: true, rateLimit: 1000 });
+    const ledgerSize = async (headers: Record<string, string> = {}) => {
+      let n = 0;
+      for (const c of (await sim.call("GET", "/customers?limit=1000", { headers })).body.data) n += (await sim.call("GET", `/customers/${c.id}/activities?limit=1&hasCount=true`, { headers })).body.meta.pagination.count;
+      return n;
+    };
+    const [activitiesA, activitiesB] = [await ledgerSize(), await ledgerSize({ "X-Api-Key": "sim_key_2", "X-Api-Secret": b.body.apiSecret })];
+    expect([activitiesA > 0, activitiesB >= b.body.activities]).toEqual([true, true]);
     const off = (await sim.call("POST", "/__sim/shops", { body: { rateLimit: "off" } })).body;
     expect([off.id, off.seed, off.customers, off.rateLimit]).toEqual(["3", 1, 3, null]);
     const listed = (await sim.call("GET", "/__sim/shops")).body.shops;
-    expect(listed).toStrictEqual([{ id: "1", apiKey: "sim_key", apiSecret: "sim_secret", seed: 1, customers: 3, plan: "paid", apiAccess: true, rateLimit: 1000 }, b.body, off]);
+    expect(listed).toStrictEqual([{ id: "1", apiKey: "sim_key", apiSecret: "sim_secret", seed: 1, customers: 3, activities: activitiesA, plan: "paid", apiAccess: true, rateLimit: 1000 }, { ...b.body, activities: activitiesB }, off]);
     const res = await sim.call("GET", "/shop", { auth: false, headers: { "X-Api-Key": off.apiKey, "X-Api-Secret": off.apiSecret } });
     expect([res.status, res.headers.get("X-RateLimit-Limit")]).toEqual([200, null]);
     const bad = await sim.call("POST", "/__sim/shops", { body: { plan: "gold", customers: -1 } });
