@@ -73,9 +73,27 @@ export function updateCustomer(ctx: EngineContext, id: string, patch: CustomerPa
     if (day > max) throw invalidField("body", "birthday_day", `month ${month} has at most ${max} days`);
     customer.dateOfBirth = `${String(day).padStart(2, "0")}-${String(month).padStart(2, "0")}`;
   }
-  if (patch.excluded !== undefined) customer.excluded = patch.excluded;
+  if (patch.excluded !== undefined && patch.excluded !== customer.excluded) setExcluded(ctx, customer, patch.excluded);
   ctx.store.touch();
   return customerView(ctx.store, customer, true);
+}
+
+/**
+ * Removing a customer pauses their expiry (a removed customer is left out of balance
+ * recalculation); re-including them resumes it where it stopped, so the time spent removed does
+ * not count towards any expiry date.
+ */
+function setExcluded(ctx: EngineContext, customer: CustomerRecord, excluded: boolean): void {
+  const now = ctx.clock.now();
+  if (excluded) {
+    customer.excludedAt = now;
+  } else {
+    const paused = customer.excludedAt === undefined ? 0 : Math.max(0, now - customer.excludedAt);
+    if (customer.lastMovementAt !== undefined) customer.lastMovementAt += paused;
+    for (const lot of customer.lots) lot.expiresAt += paused;
+    delete customer.excludedAt;
+  }
+  customer.excluded = excluded;
 }
 
 export interface TierChange {
@@ -164,8 +182,9 @@ export function mergeCustomer(ctx: EngineContext, id: string, intoId: string): C
   requireChangeable(into);
   const amount = from.balance;
   if (amount > 0) {
-    applyStampChange(ctx, from, { kind: "merge", change: -amount, label: `Merged into customer ${into.id}` });
+    // The credit first: if it would overflow it is refused before anything changed.
     applyStampChange(ctx, into, { kind: "merge", change: amount, label: `Merged from customer ${from.id}` });
+    applyStampChange(ctx, from, { kind: "merge", change: -amount, label: `Merged into customer ${into.id}` });
   }
   from.mergedIntoCustomerId = into.id;
   ctx.store.touch();

@@ -7,7 +7,7 @@
 import type { ActivityKind, ActivityRecord, CustomerRecord, ShopSettings } from "../store/types.js";
 import { DAY_MS } from "./clock.js";
 import type { EngineContext } from "./context.js";
-import { DomainError, invalidField } from "./errors.js";
+import { DomainError, invalidField, type FieldIssue } from "./errors.js";
 
 /** Kinds whose stamps count as "earned" towards VIP milestones. Spending never demotes. */
 const EARNING_KINDS: ReadonlySet<ActivityKind> = new Set(["award", "adjust", "earn"]);
@@ -22,6 +22,13 @@ export interface StampChange {
   at?: number;
 }
 
+/** The request field an overflowing credit came from, when it is not the body's `stamps`. */
+const OVERFLOW_CAUSE: Partial<Record<ActivityKind, [FieldIssue["in"], string]>> = {
+  earn: ["body", "earn_rule_id"],
+  refund: ["path", "codeId"],
+  merge: ["body", "into"],
+};
+
 export function applyStampChange(ctx: EngineContext, customer: CustomerRecord, change: StampChange): ActivityRecord {
   const at = change.at ?? ctx.clock.now();
   const balance = customer.balance + change.change;
@@ -32,7 +39,8 @@ export function applyStampChange(ctx: EngineContext, customer: CustomerRecord, c
     );
   }
   if (!Number.isSafeInteger(balance)) {
-    throw invalidField("body", "stamps", `would take the balance beyond ${Number.MAX_SAFE_INTEGER}`);
+    const [where, field] = OVERFLOW_CAUSE[change.kind] ?? ["body", "stamps"];
+    throw invalidField(where, field, `would take the balance beyond ${Number.MAX_SAFE_INTEGER}`);
   }
   const activity = ctx.store.appendActivity({
     customerId: customer.id,

@@ -10,11 +10,12 @@ export const queryBoolean = z
   .transform((v) => v === "true" || v === "1");
 
 export const PageQuerySchema = z.object({
-  limit: z.coerce
-    .number()
-    .int()
-    .min(1)
-    .max(1000)
+  // Digits only: `1e3`, `0x10` or ` 7` are refused rather than read as JavaScript numbers.
+  limit: z
+    .string()
+    .regex(/^[0-9]+$/, { error: "must be a whole number (digits only)" })
+    .transform(Number)
+    .pipe(z.int().min(1).max(1000))
     .default(20)
     .openapi({ type: "integer", minimum: 1, maximum: 1000, default: 20, description: "Page size" }),
   after: z.string().optional().openapi({ description: "Cursor of the next page (`nextCursor`)", example: "aWQ6MTAx" }),

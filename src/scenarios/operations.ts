@@ -40,9 +40,18 @@ export class OperationTable {
       const m = route.regex.exec(path);
       if (!m) continue;
       const params: Record<string, string> = {};
-      route.names.forEach((name, i) => (params[name] = decodeURIComponent(m[i + 1]!)));
+      route.names.forEach((name, i) => (params[name] = decodeOrKeep(m[i + 1]!)));
       return { operationId: route.operationId, template: route.template, params };
     }
     return undefined;
+  }
+}
+
+/** A path segment decoded, or kept as sent when its escapes are malformed (`%`, `%zz`), as the router does. */
+function decodeOrKeep(segment: string): string {
+  try {
+    return decodeURIComponent(segment);
+  } catch {
+    return segment;
   }
 }

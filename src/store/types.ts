@@ -104,6 +104,8 @@ export interface CustomerRecord {
   /** The loyalty state the commerce platform reports; `excluded` overrides it with `removed`. */
   platformState: "active";
   excluded: boolean;
+  /** When `excluded` was last set (epoch ms): expiry is paused from then until re-inclusion. */
+  excludedAt?: number;
   mergedIntoCustomerId?: string;
   vipTierId?: number;
   /** Cached sum of the customer's ledger; always equal to it. */

@@ -109,9 +109,46 @@ describe("rolling expiry", () => {
     expect(shop.getCustomer(id)).toMatchObject({ stampBalance: 12, state: "removed" });
     expect(ledger()).toHaveLength(1);
   });
+
+  // Regression (found by test/robustness/bad-input.test.ts's author): re-including a customer
+  // answered their old balance with an expiry date in the past, then expired it, dated in the
+  // time they were removed.
+  it("removal pauses the period; re-inclusion resumes it with the time left", () => {
+    const { shop, id, ledger, at } = setup("rolling", 30, 12);
+    at(10 * D);
+    shop.updateCustomer(id, { excluded: true });
+    at(100 * D);
+    expect(shop.updateCustomer(id, { excluded: false })).toMatchObject({ stampBalance: 12, state: "active", stampsExpireAt: isoTimestamp(NOW + 120 * D) });
+    at(120 * D - 1);
+    expect(shop.getCustomer(id).stampBalance).toBe(12);
+    at(120 * D);
+    expect(shop.getCustomer(id).stampBalance).toBe(0);
+    expect(ledger()).toEqual([
+      [IMPORT, 12, 0],
+      ["12 stamps expired", -12, 120 * D],
+    ]);
+    expect(shop.ledgerMismatches()).toEqual([]);
+  });
 });
 
 describe("fixed expiry", () => {
+  it("removal pauses every earning's clock; excluding twice does not restart the pause", () => {
+    const { shop, id, at } = setup("fixed", 30, 5);
+    at(10 * D);
+    shop.awardStamps(id, { stamps: 7 });
+    at(20 * D);
+    shop.updateCustomer(id, { excluded: true });
+    at(25 * D);
+    shop.updateCustomer(id, { excluded: true });
+    at(80 * D);
+    expect(shop.updateCustomer(id, { excluded: false })).toMatchObject({ stampBalance: 12, stampsExpireAt: isoTimestamp(NOW + 90 * D) });
+    at(90 * D);
+    expect(shop.getCustomer(id)).toMatchObject({ stampBalance: 7, stampsExpireAt: isoTimestamp(NOW + 100 * D) });
+    at(100 * D);
+    expect(shop.getCustomer(id).stampBalance).toBe(0);
+    expect(shop.ledgerMismatches()).toEqual([]);
+  });
+
   it("each earning expires on its own date", () => {
     const { shop, id, ledger, at } = setup("fixed", 30, 5);
     at(10 * D);
