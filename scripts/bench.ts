@@ -4,76 +4,16 @@
  * measured in one run. Absolute numbers on a shared machine are noise; the ratios are the result.
  * Writes bench/results.json.
  */
-import { spawn, type ChildProcess } from "node:child_process";
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { createServer } from "node:net";
+import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import autocannon from "autocannon";
+import { AUTH, freePort, killChildren, killChildrenOnExit, median, peakRssMb, ROOT, start, startSim, stop, waitFor, writeBenchResult } from "./lib/sim.js";
 
-const ROOT = new URL("..", import.meta.url).pathname;
-const BIN = join(ROOT, "dist/cli/bin.js");
 const DURATION = Number(process.env.BENCH_SECONDS ?? 6);
 const CONNECTIONS = 50;
 const BIG = Number(process.env.BENCH_CUSTOMERS ?? 100_000);
-const AUTH = { "X-Api-Key": "sim_key", "X-Api-Secret": "sim_secret" };
-const children: ChildProcess[] = [];
-
-function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const s = createServer().listen(0, "127.0.0.1", () => {
-      const port = (s.address() as { port: number }).port;
-      s.close(() => resolve(port));
-    });
-  });
-}
-
-function start(cmd: string, args: string[], env: Record<string, string> = {}): ChildProcess {
-  const child = spawn(cmd, args, { env: { ...process.env, ...env }, stdio: ["ignore", "pipe", "pipe"] });
-  child.stdout!.resume();
-  child.stderr!.resume();
-  children.push(child);
-  return child;
-}
-
-async function waitFor(url: string, init: RequestInit = {}, timeoutMs = 60_000): Promise<number> {
-  const started = performance.now();
-  for (;;) {
-    try {
-      const res = await fetch(url, init);
-      await res.arrayBuffer();
-      if (res.ok) return performance.now() - started;
-    } catch {
-      // not listening yet
-    }
-    if (performance.now() - started > timeoutMs) throw new Error(`${url} did not answer within ${timeoutMs} ms`);
-    await new Promise((r) => setTimeout(r, 5));
-  }
-}
-
-function stop(child: ChildProcess): Promise<void> {
-  return new Promise((resolve) => {
-    if (child.exitCode !== null) return resolve();
-    child.once("exit", () => resolve());
-    child.kill("SIGTERM");
-  });
-}
-
-/** Peak resident memory of a process (Linux), in MB. */
-function peakRssMb(pid: number): number {
-  const status = readFileSync(`/proc/${pid}/status`, "utf8");
-  return Number(/VmHWM:\s+(\d+) kB/.exec(status)?.[1] ?? 0) / 1024;
-}
-
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
-
-async function startSim(args: string[]): Promise<{ child: ChildProcess; url: string; startupMs: number }> {
-  const port = await freePort();
-  const started = performance.now();
-  const child = start(process.execPath, [BIN, "--port", String(port), "--quiet", "--rate-limit", "off", ...args]);
-  await waitFor(`http://127.0.0.1:${port}/__sim/health`);
-  return { child, url: `http://127.0.0.1:${port}`, startupMs: performance.now() - started };
-}
+killChildrenOnExit();
 
 type Row = { name: string; rps: number; p50: number; p99: number; errors: number; non2xx: number };
 
@@ -193,25 +133,15 @@ async function main(): Promise<void> {
   for (const r of ratios) {
     console.log(`  ${r.what.padEnd(42)} ${r.value.toFixed(2).padStart(9)}   ${r.target.padEnd(7)} ${Number.isNaN(r.value) ? "n/a" : r.ok(r.value) ? "ok" : "MISSED"}`);
   }
-  mkdirSync(join(ROOT, "bench"), { recursive: true });
-  writeFileSync(
-    join(ROOT, "bench/results.json"),
-    `${JSON.stringify(
-      {
-        at: new Date().toISOString(),
-        node: process.version,
-        connections: CONNECTIONS,
-        durationSeconds: DURATION,
-        customers: BIG,
-        activitiesOfFirstWriter: activities.meta.pagination.count,
-        runs: rows,
-        results: ratios.map(({ what, value, target, ok }) => ({ what, value, target, met: ok(value) })),
-      },
-      null,
-      2,
-    )}\n`,
-  );
-  console.log("\n  written to bench/results.json");
+  const written = writeBenchResult("results.json", {
+    connections: CONNECTIONS,
+    durationSeconds: DURATION,
+    customers: BIG,
+    activitiesOfFirstWriter: activities.meta.pagination.count,
+    runs: rows,
+    results: ratios.map(({ what, value, target, ok }) => ({ what, value, target, met: ok(value) })),
+  });
+  console.log(`\n  written to ${written}`);
 }
 
 main()
@@ -219,6 +149,4 @@ main()
     console.error(error);
     process.exitCode = 1;
   })
-  .finally(() => {
-    for (const child of children) if (child.exitCode === null) child.kill("SIGKILL");
-  });
+  .finally(killChildren);
