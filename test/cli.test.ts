@@ -123,6 +123,37 @@ describe.concurrent("loyalty-sim on a real port", { timeout: 20_000 }, () => {
     expect(second.stderr).toMatch(new RegExp(`^loyalty-sim: cannot listen\\b.*\\b127\\.0\\.0\\.1:${port}\\b`));
   });
 
+  it("limits bodies to 1 MiB whether their length is declared or chunked: 413, nothing changed", async (ctx) => {
+    const cli = await start(ctx, ["--port", "0", "--customers", "3"]);
+    const headers = { ...creds("sim_key", "sim_secret"), "Content-Type": "application/json" };
+    const listed = ((await (await fetch(`${cli.origin}/rest_api/v1/customers?limit=3`, { headers })).json()) as { data: { id: string; state: string }[] }).data;
+    const id = listed.find((c) => c.state === "active")!.id;
+    const balance = async () => ((await (await fetch(`${cli.origin}/rest_api/v1/customers/${id}`, { headers })).json()) as { data: { stampBalance: number } }).data.stampBalance;
+    const before = await balance();
+    const big = JSON.stringify({ stamps: 1, comment: "x".repeat(1024 * 1024) });
+    const send = (body: string, chunked: boolean) =>
+      new Promise<{ status: number; body: any }>((resolve, reject) => {
+        const req = request(`${cli.origin}/rest_api/v1/customers/${id}/stamps/award`, { method: "POST", headers: chunked ? headers : { ...headers, "Content-Length": Buffer.byteLength(body) } }, (res) => {
+          let text = "";
+          res.setEncoding("utf8").on("data", (c: string) => (text += c));
+          res.on("end", () => resolve({ status: res.statusCode ?? 0, body: JSON.parse(text) }));
+        });
+        req.on("error", reject);
+        // Without Content-Length, node sends the body chunked, in pieces.
+        if (chunked) for (let i = 0; i < body.length; i += 65_536) req.write(body.slice(i, i + 65_536));
+        req.end(chunked ? undefined : body);
+      });
+    for (const chunked of [false, true]) {
+      const res = await send(big, chunked);
+      expect([chunked, res.status, res.body.error]).toEqual([chunked, 413, { message: "Request body is larger than 1048576 bytes", code: "PAYLOAD_TOO_LARGE", statusCode: 413 }]);
+    }
+    expect(await balance()).toBe(before);
+    // A small body, both ways: accepted.
+    const small = JSON.stringify({ stamps: 1 });
+    for (const chunked of [false, true]) expect((await send(small, chunked)).status).toBe(200);
+    expect(await balance()).toBe(before + 2);
+  });
+
   it.for(["SIGTERM", "SIGINT"] as const)("exits 0 promptly on %s, even with an idle keep-alive connection and a half-sent request", async (signal, ctx) => {
     const cli = await start(ctx, ["--port", "0"]);
     const agent = new Agent({ keepAlive: true });

@@ -42,15 +42,11 @@ export function applyStampChange(ctx: EngineContext, customer: CustomerRecord, c
     const [where, field] = OVERFLOW_CAUSE[change.kind] ?? ["body", "stamps"];
     throw invalidField(where, field, `would take the balance beyond ${Number.MAX_SAFE_INTEGER}`);
   }
-  const activity = ctx.store.appendActivity({
-    customerId: customer.id,
-    kind: change.kind,
-    label: change.label,
-    ...(change.internalComment !== undefined && { internalComment: change.internalComment }),
-    stampChange: change.change,
-    ...(change.earnRuleId !== undefined && { earnRuleId: change.earnRuleId }),
-    createdAt: at,
-  });
+  // Built field by field (no spreads): this runs half a million times when a large shop is seeded.
+  const entry: ActivityRecord = { id: 0, customerId: customer.id, kind: change.kind, label: change.label, stampChange: change.change, createdAt: at };
+  if (change.internalComment !== undefined) entry.internalComment = change.internalComment;
+  if (change.earnRuleId !== undefined) entry.earnRuleId = change.earnRuleId;
+  const activity = ctx.store.appendActivity(entry);
   customer.balance = balance;
   const settings = ctx.store.data.program.settings;
   if (change.kind !== "expire" && change.change !== 0) {

@@ -105,8 +105,9 @@ export class ShopStore {
     return { customerId: activity.customerId, index: lo };
   }
 
-  appendActivity(activity: Omit<ActivityRecord, "id">): ActivityRecord {
-    const record: ActivityRecord = { id: this.data.nextActivityId++, ...activity };
+  /** Appends the entry, giving it the next id (whatever `id` it came with). */
+  appendActivity(record: ActivityRecord): ActivityRecord {
+    record.id = this.data.nextActivityId++;
     this.data.activities.push(record);
     this.#indexActivity(record);
     this.version++;
