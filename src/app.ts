@@ -18,6 +18,7 @@ import { DomainError } from "./engine/errors.js";
 import { authenticate, RateLimiter, requireJsonBody } from "./http/auth.js";
 import { mountDocs } from "./http/docs.js";
 import { sendError } from "./http/errors.js";
+import { applyHeaders, setHeader } from "./http/respond.js";
 import { API_BASE, createRouter } from "./http/router.js";
 import { openApiConfig } from "./openapi.js";
 import { Journal } from "./journal.js";
@@ -78,6 +79,18 @@ export function createApp(deps: AppDeps) {
   // Built once the routers are mounted below; requests only arrive after that.
   let operations: OperationTable | undefined;
 
+  let requestCounter = 0;
+  app.use("*", async (c, next) => {
+    c.set("clock", engine.clock);
+    // A client's own request id is kept, so its logs and ours line up.
+    const requestId = c.req.header("X-Request-Id") ?? `req_${(++requestCounter).toString(36).padStart(6, "0")}`;
+    c.set("requestId", requestId);
+    setHeader(c, "X-Request-Id", requestId);
+    const idempotencyKey = c.req.header("Idempotency-Key");
+    if (idempotencyKey !== undefined) setHeader(c, "Idempotency-Key", idempotencyKey);
+    await next();
+    applyHeaders(c);
+  });
   if (deps.cors !== false) {
     app.use(
       "*",
@@ -89,15 +102,6 @@ export function createApp(deps: AppDeps) {
       }),
     );
   }
-  let requestCounter = 0;
-  app.use("*", async (c, next) => {
-    c.set("clock", engine.clock);
-    // A client's own request id is kept, so its logs and ours line up.
-    c.header("X-Request-Id", c.req.header("X-Request-Id") ?? `req_${(++requestCounter).toString(36).padStart(6, "0")}`);
-    const idempotencyKey = c.req.header("Idempotency-Key");
-    if (idempotencyKey !== undefined) c.header("Idempotency-Key", idempotencyKey);
-    await next();
-  });
   app.use(
     `${API_BASE}/*`,
     recordRequests(engine, journal, () => operations!, deps.onRequest),

@@ -8,6 +8,7 @@ import type { Clock } from "../engine/clock.js";
 import type { Engine } from "../engine/engine.js";
 import { DomainError } from "../engine/errors.js";
 import type { AppEnv } from "./env.js";
+import { setHeader } from "./respond.js";
 import { sendError } from "./errors.js";
 
 const HOUR_MS = 3_600_000;
@@ -53,10 +54,10 @@ export function authenticate(engine: Engine, limiter: RateLimiter): MiddlewareHa
     const limit = shop.access.rateLimit;
     if (limit !== null) {
       const verdict = limiter.hit(shop.id, limit);
-      c.header("X-RateLimit-Limit", String(limit));
-      c.header("X-RateLimit-Remaining", String(verdict.remaining));
+      setHeader(c, "X-RateLimit-Limit", String(limit));
+      setHeader(c, "X-RateLimit-Remaining", String(verdict.remaining));
       if (!verdict.allowed) {
-        c.header("Retry-After", String(verdict.retryAfterSeconds));
+        setHeader(c, "Retry-After", String(verdict.retryAfterSeconds));
         return sendError(
           c,
           new DomainError("RATE_LIMITED", `Rate limit of ${limit} requests per hour exceeded; retry in ${verdict.retryAfterSeconds} s`),

@@ -7,6 +7,7 @@
  */
 import type { MiddlewareHandler } from "hono";
 import type { AppEnv } from "./env.js";
+import { setHeader } from "./respond.js";
 
 export interface CorsOptions {
   allowHeaders: string[];
@@ -21,7 +22,7 @@ export function cors(options: CorsOptions): MiddlewareHandler<AppEnv> {
   const exposeHeaders = options.exposeHeaders.join(",");
   return async (c, next) => {
     // Any origin may call a simulator; no cookies are involved, so "*" is enough.
-    c.header("Access-Control-Allow-Origin", "*");
+    setHeader(c, "Access-Control-Allow-Origin", "*");
     if (c.req.method === "OPTIONS" && c.req.header("Access-Control-Request-Method") !== undefined) {
       return c.body(null, 204, {
         "Access-Control-Allow-Methods": allowMethods,
@@ -30,7 +31,7 @@ export function cors(options: CorsOptions): MiddlewareHandler<AppEnv> {
         Vary: "Access-Control-Request-Headers",
       });
     }
-    c.header("Access-Control-Expose-Headers", exposeHeaders);
+    setHeader(c, "Access-Control-Expose-Headers", exposeHeaders);
     await next();
   };
 }

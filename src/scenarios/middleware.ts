@@ -7,7 +7,7 @@ import type { Context, MiddlewareHandler } from "hono";
 import { DomainError, type ErrorCode } from "../engine/errors.js";
 import type { AppEnv } from "../http/env.js";
 import { sendError } from "../http/errors.js";
-import { sendJson } from "../http/respond.js";
+import { sendJson, setHeader } from "../http/respond.js";
 import { API_BASE } from "../http/router.js";
 import { parsePrefer } from "./prefer.js";
 import type { Decision, RequestFacts, ScenarioRegistry } from "./registry.js";
@@ -66,8 +66,8 @@ async function facts(c: Context<AppEnv>, wantsBody: boolean): Promise<RequestFac
 function forcedError(c: Context<AppEnv>, code: ErrorCode, message: string | undefined, why: string): Response {
   const details = code === "VALIDATION_ERROR" ? [{ in: "body" as const, path: "(root)", message: why }] : undefined;
   if (code === "RATE_LIMITED") {
-    c.header("X-RateLimit-Remaining", "0");
-    c.header("Retry-After", "60");
+    setHeader(c, "X-RateLimit-Remaining", "0");
+    setHeader(c, "Retry-After", "60");
   }
   return sendError(c, new DomainError(code, message, details));
 }
@@ -105,10 +105,10 @@ async function apply(
   }
   if (respond.fault !== undefined) return fault(c, respond.fault);
   if (limit) {
-    c.header("X-RateLimit-Limit", String(limit.limit));
-    c.header("X-RateLimit-Remaining", String(limit.remaining));
+    setHeader(c, "X-RateLimit-Limit", String(limit.limit));
+    setHeader(c, "X-RateLimit-Remaining", String(limit.remaining));
     if (!limit.allowed) {
-      c.header("Retry-After", String(limit.retryAfterSeconds));
+      setHeader(c, "Retry-After", String(limit.retryAfterSeconds));
       return sendError(
         c,
         new DomainError("RATE_LIMITED", `Rate limit of ${limit.limit} requests exceeded; retry in ${limit.retryAfterSeconds} s`),
