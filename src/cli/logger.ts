@@ -27,6 +27,7 @@ export function createLogger(config: Pick<SimulatorConfig, "logLevel" | "logForm
     request(line) {
       // Server errors and faults are warnings: something a test run should notice.
       const level = line.status === null || line.status >= 500 ? "warn" : "info";
+      if (LEVELS[level] < threshold) return; // before any formatting: this runs on every request
       const status = line.status === null ? paint(35, line.fault ?? "fault") : paint(line.status >= 500 ? 31 : line.status >= 400 ? 33 : 32, String(line.status));
       const scenario = line.scenario ? ` ${paint(36, `[scenario ${line.scenario}]`)}` : "";
       write(out, level, { msg: "request", ...line }, `${line.method.padEnd(6)} ${line.path} ${status} ${line.ms.toFixed(1)}ms${scenario}`);
