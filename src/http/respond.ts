@@ -21,7 +21,17 @@ export function sendJson(c: Context<AppEnv>, body: unknown, status: StatusCode, 
   const text = JSON.stringify(body);
   c.set("responseText", text);
   c.set("outHeadersSent", true);
-  return new Response(text, { status, headers: { ...c.get("outHeaders"), "Content-Type": "application/json", ...headers } });
+  return new Response(text, { status, headers: withHeaders({ ...c.get("outHeaders"), "Content-Type": "application/json" }, headers) });
+}
+
+/** `base` with `extra` laid over it; header names compare without case, so none is sent twice. */
+function withHeaders(base: Record<string, string>, extra: Record<string, string>): Record<string, string> {
+  for (const name of Object.keys(extra)) {
+    const lower = name.toLowerCase();
+    for (const key of Object.keys(base)) if (key !== name && key.toLowerCase() === lower) delete base[key];
+    base[name] = extra[name]!;
+  }
+  return base;
 }
 
 /** For responses written some other way (`c.json`, `c.body`): puts the gathered headers on them. */

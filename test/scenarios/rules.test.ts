@@ -157,6 +157,14 @@ describe("respond", () => {
     expect(sim.shop.store.customer(id)!.balance).toBe(balance);
   });
 
+  it("a rule's headers replace the simulator's own whatever their case: each header is sent once", async () => {
+    const headers = { "x-ratelimit-remaining": "5", "content-type": "application/problem+json", "x-request-id": "forced" };
+    const sim = simWith([{ match: { operation: "getShop" }, respond: { status: 200, body: { ok: true }, headers } }]);
+    const res = await send(sim, "GET", "/shop");
+    // Headers.get joins repeated names with ", ": one value each means no duplicate was sent.
+    expect([res.headers.get("X-RateLimit-Remaining"), res.headers.get("Content-Type"), res.headers.get("X-Request-Id"), res.headers.get("X-RateLimit-Limit")]).toEqual(["5", "application/problem+json", "forced", "1000"]);
+  });
+
   it.each<[string, Rule["respond"], number]>([
     ["delayMs alone", { delayMs: 60 }, 60],
     ["delayMs [min, max]", { delayMs: [40, 70] }, 40],
