@@ -51,15 +51,19 @@ async function main(): Promise<void> {
     },
   });
   const { engine } = sim;
-  console.log(`loyalty-sim ${VERSION} listening on ${sim.url}`);
-  console.log(`  API:         ${sim.baseUrl}`);
-  console.log(`  Docs:        ${sim.url}/doc`);
-  console.log(`  OpenAPI:     ${sim.url}/openapi.json`);
-  console.log(`  Credentials: X-Api-Key: ${sim.apiKey}  X-Api-Secret: ${sim.apiSecret}`);
   const restored = sim.built.restored ? `restored from ${config.data}` : `${engine.defaultShop().store.customerCount} customers`;
-  console.log(`  Seed:        ${config.seed} (${restored})`);
-  if (config.data) console.log(`  Data file:   ${config.data} (flushed at most every ${config.flushMs} ms)`);
-  if (config.scenario.length > 0) console.log(`  Scenarios:   ${config.scenario.join(", ")}`);
+  // One write, ending with the Seed line: whoever waits for the banner can stop reading there.
+  const banner = [
+    `loyalty-sim ${VERSION} listening on ${sim.url}`,
+    `  API:         ${sim.baseUrl}`,
+    `  Docs:        ${sim.url}/doc`,
+    `  OpenAPI:     ${sim.url}/openapi.json`,
+    ...(config.data ? [`  Data file:   ${config.data} (flushed at most every ${config.flushMs} ms)`] : []),
+    ...(config.scenario.length > 0 ? [`  Scenarios:   ${config.scenario.join(", ")}`] : []),
+    `  Credentials: X-Api-Key: ${sim.apiKey}  X-Api-Secret: ${sim.apiSecret}`,
+    `  Seed:        ${config.seed} (${restored})`,
+  ];
+  process.stdout.write(`${banner.join("\n")}\n`);
 
   const stop = (signal: string) => {
     console.log(`loyalty-sim: ${signal}, shutting down`);
