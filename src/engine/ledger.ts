@@ -42,9 +42,8 @@ export function applyStampChange(ctx: EngineContext, customer: CustomerRecord, c
     const [where, field] = OVERFLOW_CAUSE[change.kind] ?? ["body", "stamps"];
     throw invalidField(where, field, `would take the balance beyond ${Number.MAX_SAFE_INTEGER}`);
   }
-  // Built field by field (no spreads): this runs half a million times when a large shop is seeded.
-  // Every field in the literal, absent ones as undefined (JSON leaves them out): one object shape
-  // with all fields in-object; adding one later would give each entry a separate property store.
+  // One literal with every field, absent ones undefined (JSON leaves them out): no spreads, one
+  // object shape, all fields in-object. This runs half a million times when a large shop is seeded.
   const entry: ActivityRecord = {
     id: 0,
     customerId: customer.id,
