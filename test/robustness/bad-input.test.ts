@@ -334,6 +334,11 @@ interface Op {
   after?: (ctx: Ctx, res: CallResult) => void;
 }
 
+/** A read of one program record by id: found, or the record kind's not-found code. */
+function catalogueRead(id: string, path: string, kind: IdKind, list: (p: ReturnType<typeof program>) => { id: number }[], notFound: ErrorCode): Op {
+  return { id, method: "GET", path, ids: [kind], model: (ctx) => (list(program(ctx)).some((r) => String(r.id) === ctx.ids[0]) ? is("OK") : is(notFound)) };
+}
+
 const store = (ctx: Ctx) => ctx.sim.shop.store;
 const program = (ctx: Ctx) => store(ctx).data.program;
 const refused = (c: CustomerRecord) => c.excluded || c.mergedIntoCustomerId !== undefined;
@@ -557,29 +562,11 @@ const ops: Op[] = [
     },
   },
   { id: "listRewards", method: "GET", path: "/rewards", model: () => is("OK") },
-  {
-    id: "getReward",
-    method: "GET",
-    path: "/rewards/{id}",
-    ids: ["reward"],
-    model: (ctx) => (program(ctx).rewards.some((r) => String(r.id) === ctx.ids[0]) ? is("OK") : is("REWARD_NOT_FOUND")),
-  },
+  catalogueRead("getReward", "/rewards/{id}", "reward", (p) => p.rewards, "REWARD_NOT_FOUND"),
   { id: "listTiers", method: "GET", path: "/tiers", model: () => is("OK") },
-  {
-    id: "getTier",
-    method: "GET",
-    path: "/tiers/{id}",
-    ids: ["tier"],
-    model: (ctx) => (program(ctx).tiers.some((t) => String(t.id) === ctx.ids[0]) ? is("OK") : is("TIER_NOT_FOUND")),
-  },
+  catalogueRead("getTier", "/tiers/{id}", "tier", (p) => p.tiers, "TIER_NOT_FOUND"),
   { id: "listEarnRules", method: "GET", path: "/earn-rules", model: () => is("OK") },
-  {
-    id: "getEarnRule",
-    method: "GET",
-    path: "/earn-rules/{id}",
-    ids: ["rule"],
-    model: (ctx) => (program(ctx).earnRules.some((r) => String(r.id) === ctx.ids[0]) ? is("OK") : is("EARN_RULE_NOT_FOUND")),
-  },
+  catalogueRead("getEarnRule", "/earn-rules/{id}", "rule", (p) => p.earnRules, "EARN_RULE_NOT_FOUND"),
   { id: "getShop", method: "GET", path: "/shop", model: () => is("OK") },
   { id: "listBeacons", method: "GET", path: "/beacons", model: () => is("OK") },
 ];
