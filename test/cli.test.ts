@@ -1,10 +1,11 @@
 import { readFileSync } from "node:fs";
 import { request, Agent } from "node:http";
 import { connect } from "node:net";
+import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it, type TestContext } from "vitest";
 import { parseConfig } from "../src/config.js";
 import { buildSimulator } from "../src/simulator.js";
-import { ensureBuilt, killAll, runCli, startCli, stopCli } from "./support/cli.js";
+import { ensureBuilt, killAll, ROOT, runCli, startCli, stopCli } from "./support/cli.js";
 
 const { version } = JSON.parse(readFileSync(new URL("../package.json", import.meta.url), "utf8")) as { version: string };
 /** Another loopback address, to see --host honoured (every 127/8 address is loopback on Linux). */
@@ -200,6 +201,13 @@ describe.concurrent("loyalty-sim commands that end by themselves", { timeout: 20
 
   it("--version prints the package.json version and exits 0", async () => {
     const run = await runCli(["--version"]);
+    expect(run).toMatchObject({ code: 0, stdout: `${version}\n`, stderr: "" });
+  });
+
+  // npx in a clone links the project's bin once; a rebuilt dist/cli/bin.js must stay executable
+  // (tsc writes 0644), or the cached link answers "Permission denied".
+  it("the built bin runs by itself, through its shebang", async () => {
+    const run = await runCli(["--version"], {}, 10_000, { command: [join(ROOT, "dist/cli/bin.js")] });
     expect(run).toMatchObject({ code: 0, stdout: `${version}\n`, stderr: "" });
   });
 

@@ -98,10 +98,16 @@ export function spawnCli(args: string[], env: Record<string, string> = {}, optio
   child.stdout!.setEncoding("utf8").on("data", (chunk: string) => (out += chunk));
   child.stderr!.setEncoding("utf8").on("data", (chunk: string) => (err += chunk));
   const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => {
-    child.on("close", (code, signal) => {
+    const end = (code: number | null, signal: NodeJS.Signals | null) => {
       running.delete(child);
       groups.delete(child);
       resolve({ code, signal });
+    };
+    child.on("close", end);
+    // A program that cannot be started (missing, not executable) never closes: report it as an exit.
+    child.on("error", (error) => {
+      err += `${error.message}\n`;
+      end(null, null);
     });
   });
   return { child, kill: (sig) => signal(child, sig), stdout: () => out, stderr: () => err, exited };
