@@ -6,7 +6,7 @@
  */
 import { HTTPException } from "hono/http-exception";
 import { cors } from "./http/cors.js";
-import type { Context, MiddlewareHandler } from "hono";
+import type { Context } from "hono";
 import type { AppEnv } from "./http/env.js";
 import { bodyLimit } from "hono/body-limit";
 import { customersRouter } from "./api/customers/customers.router.js";
@@ -15,16 +15,17 @@ import { rewardsRouter } from "./api/rewards/rewards.router.js";
 import { stampsRouter } from "./api/stamps/stamps.router.js";
 import type { Engine } from "./engine/engine.js";
 import { DomainError } from "./engine/errors.js";
-import { authenticate, RateLimiter, requireJsonBody } from "./http/auth.js";
+import { checkCredentials, checkJsonBody, RateLimiter } from "./http/auth.js";
 import { mountDocs } from "./http/docs.js";
 import { sendError } from "./http/errors.js";
-import { applyHeaders, setHeader } from "./http/respond.js";
+import { gateway, type Gate } from "./http/gateway.js";
+import { setHeader } from "./http/respond.js";
 import { API_BASE, createRouter } from "./http/router.js";
 import { openApiConfig } from "./openapi.js";
 import { Journal } from "./journal.js";
 import { createControlRouter } from "./control/control.router.js";
-import { recordRequests, type RequestLogLine } from "./http/recording.js";
-import { scenarioMiddleware } from "./scenarios/middleware.js";
+import { RequestRecorder, type RequestLogLine } from "./http/recording.js";
+import { applyScenarios } from "./scenarios/middleware.js";
 import { OperationTable } from "./scenarios/operations.js";
 import { ScenarioRegistry } from "./scenarios/registry.js";
 import type { Scenario } from "./scenarios/schema.js";
@@ -59,15 +60,44 @@ const EXPOSED_HEADERS = ["X-RateLimit-Limit", "X-RateLimit-Remaining", "Retry-Af
  * goes through hono's bodyLimit, which reads `req.body` and so makes the Node adapter build a whole
  * fetch Request (a stream, an AbortSignal): a cost that would otherwise be paid on every write.
  */
-function limitBody(maxSize: number): MiddlewareHandler<AppEnv> {
+function limitBody(maxSize: number): Gate {
   const tooLarge = (c: Context<AppEnv>) => sendError(c, new DomainError("PAYLOAD_TOO_LARGE", `Request body is larger than ${maxSize} bytes`));
   const limit = bodyLimit({ maxSize, onError: tooLarge });
-  return (c, next) => {
-    if (c.req.method === "GET" || c.req.method === "HEAD") return next();
+  return (c) => {
+    if (c.req.method === "GET" || c.req.method === "HEAD") return undefined;
     const length = c.req.header("content-length");
-    if (length !== undefined && c.req.header("transfer-encoding") === undefined) return Number.parseInt(length, 10) > maxSize ? Promise.resolve(tooLarge(c)) : next();
-    return limit(c, next);
+    if (length !== undefined && c.req.header("transfer-encoding") === undefined) return Number.parseInt(length, 10) > maxSize ? tooLarge(c) : undefined;
+    // hono's bodyLimit reads the whole body (up to the limit) before it calls next, or answers.
+    let within = false;
+    return limit(c, async () => {
+      within = true;
+    }).then((answer) => (within ? undefined : (answer as Response)));
   };
+}
+
+/** Writes every failure in the error envelope; anything but a DomainError or hono's body errors is a bug. */
+function answerError(error: unknown, c: Context<AppEnv>, onBug?: (error: unknown) => void): Response {
+  if (error instanceof DomainError) return sendError(c, error);
+  if (error instanceof HTTPException && error.status === 400) {
+    // Hono's JSON validator throws this for a body that does not parse.
+    return sendError(
+      c,
+      new DomainError("VALIDATION_ERROR", "Request body is not valid JSON", [{ in: "body", path: "(root)", message: "is not valid JSON" }]),
+    );
+  }
+  if (error instanceof HTTPException && error.status === 415) {
+    // @hono/zod-openapi's media-type gate, for a Content-Type its stricter pattern refuses
+    // (e.g. "application/json ; charset=utf-8", or text/plain with an empty body).
+    const type = c.req.header("Content-Type");
+    return sendError(
+      c,
+      new DomainError("VALIDATION_ERROR", "Request body must be JSON", [
+        { in: "header", path: "Content-Type", message: `must be application/json (optionally with "; charset=utf-8"), got ${type ?? "none"}` },
+      ]),
+    );
+  }
+  onBug?.(error);
+  return sendError(c, new DomainError("INTERNAL_ERROR"));
 }
 
 export function createApp(deps: AppDeps) {
@@ -80,7 +110,7 @@ export function createApp(deps: AppDeps) {
   let operations: OperationTable | undefined;
 
   let requestCounter = 0;
-  app.use("*", async (c, next) => {
+  const identify: Gate = (c) => {
     c.set("clock", engine.clock);
     // A client's own request id is kept, so its logs and ours line up.
     const requestId = c.req.header("X-Request-Id") ?? `req_${(++requestCounter).toString(36).padStart(6, "0")}`;
@@ -88,27 +118,35 @@ export function createApp(deps: AppDeps) {
     setHeader(c, "X-Request-Id", requestId);
     const idempotencyKey = c.req.header("Idempotency-Key");
     if (idempotencyKey !== undefined) setHeader(c, "Idempotency-Key", idempotencyKey);
-    await next();
-    applyHeaders(c);
-  });
-  if (deps.cors !== false) {
-    app.use(
-      "*",
-      cors({
-        allowHeaders: ["X-Api-Key", "X-Api-Secret", "Content-Type", "Prefer", "Idempotency-Key", "X-Request-Id"],
-        allowMethods: ["GET", "POST", "PATCH", "PUT", "DELETE", "OPTIONS"],
-        exposeHeaders: EXPOSED_HEADERS,
-        maxAgeSeconds: 600,
-      }),
-    );
-  }
+    return undefined;
+  };
+  const onError = (error: unknown, c: Context<AppEnv>) => answerError(error, c, deps.onBug);
   app.use(
-    `${API_BASE}/*`,
-    recordRequests(engine, journal, () => operations!, deps.onRequest),
-    authenticate(engine, limiter),
-    limitBody(deps.bodyLimitBytes ?? 1024 * 1024),
-    requireJsonBody,
-    scenarioMiddleware({ registry, ...(deps.latency !== undefined && { latency: deps.latency }) }),
+    "*",
+    gateway({
+      everyRequest: [
+        identify,
+        ...(deps.cors === false
+          ? []
+          : [
+              cors({
+                allowHeaders: ["X-Api-Key", "X-Api-Secret", "Content-Type", "Prefer", "Idempotency-Key", "X-Request-Id"],
+                allowMethods: ["GET", "POST", "PATCH", "PUT", "DELETE", "OPTIONS"],
+                exposeHeaders: EXPOSED_HEADERS,
+                maxAgeSeconds: 600,
+              }),
+            ]),
+      ],
+      apiBase: API_BASE,
+      recorder: new RequestRecorder(engine, journal, () => operations!, deps.onRequest),
+      apiGates: [
+        checkCredentials(engine, limiter),
+        limitBody(deps.bodyLimitBytes ?? 1024 * 1024),
+        checkJsonBody,
+        applyScenarios({ registry, ...(deps.latency !== undefined && { latency: deps.latency }) }),
+      ],
+      onError,
+    }),
   );
 
   const api = app
@@ -139,29 +177,7 @@ export function createApp(deps: AppDeps) {
   mountDocs(app);
 
   app.notFound((c) => sendError(c, new DomainError("NOT_FOUND", `No route for ${c.req.method} ${c.req.path}`)));
-  app.onError((error, c) => {
-    if (error instanceof DomainError) return sendError(c, error);
-    if (error instanceof HTTPException && error.status === 400) {
-      // Hono's JSON validator throws this for a body that does not parse.
-      return sendError(
-        c,
-        new DomainError("VALIDATION_ERROR", "Request body is not valid JSON", [{ in: "body", path: "(root)", message: "is not valid JSON" }]),
-      );
-    }
-    if (error instanceof HTTPException && error.status === 415) {
-      // @hono/zod-openapi's media-type gate, for a Content-Type its stricter pattern refuses
-      // (e.g. "application/json ; charset=utf-8", or text/plain with an empty body).
-      const type = c.req.header("Content-Type");
-      return sendError(
-        c,
-        new DomainError("VALIDATION_ERROR", "Request body must be JSON", [
-          { in: "header", path: "Content-Type", message: `must be application/json (optionally with "; charset=utf-8"), got ${type ?? "none"}` },
-        ]),
-      );
-    }
-    deps.onBug?.(error);
-    return sendError(c, new DomainError("INTERNAL_ERROR"));
-  });
+  app.onError(onError);
 
   return { app, api, limiter, registry, journal };
 }

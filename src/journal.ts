@@ -3,6 +3,8 @@
  * never grows without limit.
  * @module
  */
+import { getQueryParam } from "hono/utils/url";
+import { isoTimestamp } from "./engine/clock.js";
 
 export interface JournalEntry {
   id: number;
@@ -22,13 +24,21 @@ export interface JournalEntry {
   scenario: { scenario: string; rule: number; ruleName?: string } | null;
 }
 
-/** What the recording middleware hands over: bodies as the raw text that crossed the wire. */
-export interface JournalRecord extends Omit<JournalEntry, "id" | "requestBody" | "responseBody"> {
-  request: { text: string; type: string | null };
-  response: { text: string; type: string | null };
+/**
+ * What the recorder hands over: the raw facts, formatted only when the journal is read. Recording
+ * runs on every request, reading the journal rarely, so the timestamp stays a number, the query
+ * stays inside the URL and the bodies stay the text that crossed the wire.
+ */
+export interface JournalRecord extends Omit<JournalEntry, "at" | "query" | "requestBody" | "responseBody"> {
+  /** Engine time of arrival, in ms; `id` is 0 until the journal numbers the record. */
+  at: number;
+  /** The request URL, its query string parsed when read. */
+  url: string;
+  requestText: string;
+  requestType: string | null;
+  responseText: string;
+  responseType: string | null;
 }
-
-type Stored = JournalRecord & { id: number };
 
 export interface JournalFilter {
   shopId?: string;
@@ -46,13 +56,11 @@ export interface JournalFilter {
  * garbage collector carry) hundreds of megabytes. A default page of 20 customers fits. */
 const MAX_BODY_CHARS = 16 * 1024;
 
-function capped(body: { text: string; type: string | null }) {
-  return body.text.length > MAX_BODY_CHARS ? { text: `(${body.text.length} characters, not kept)`, type: "text/plain" } : body;
-}
+const NOT_KEPT = (length: number) => `(${length} characters, not kept)`;
 
 export function journalBody(text: string, contentType: string | null): unknown {
   if (text === "") return null;
-  if (text.length > MAX_BODY_CHARS) return `(${text.length} characters, not kept)`;
+  if (text.length > MAX_BODY_CHARS) return NOT_KEPT(text.length);
   if (contentType?.includes("json")) {
     try {
       return JSON.parse(text);
@@ -64,20 +72,21 @@ export function journalBody(text: string, contentType: string | null): unknown {
 }
 
 export class Journal {
-  #entries: Stored[] = [];
+  #entries: JournalRecord[] = [];
   #next = 0;
   #nextId = 1;
 
   constructor(readonly capacity: number) {}
 
+  /** Keeps `entry` (numbered, and with oversized bodies dropped so the journal's memory stays bounded). */
   add(entry: JournalRecord): void {
     if (this.capacity === 0) return;
-    // Bodies stay text until read: parsing every response on the hot path would cost more than
-    // answering it. Oversized ones are dropped now so the journal's memory stays bounded.
-    const full: Stored = { id: this.#nextId++, ...entry, request: capped(entry.request), response: capped(entry.response) };
+    entry.id = this.#nextId++;
+    if (entry.requestText.length > MAX_BODY_CHARS) [entry.requestText, entry.requestType] = [NOT_KEPT(entry.requestText.length), "text/plain"];
+    if (entry.responseText.length > MAX_BODY_CHARS) [entry.responseText, entry.responseType] = [NOT_KEPT(entry.responseText.length), "text/plain"];
     // A ring: the oldest entry is overwritten once the journal is full.
-    if (this.#entries.length < this.capacity) this.#entries.push(full);
-    else this.#entries[this.#next] = full;
+    if (this.#entries.length < this.capacity) this.#entries.push(entry);
+    else this.#entries[this.#next] = entry;
     this.#next = (this.#next + 1) % this.capacity;
   }
 
@@ -87,15 +96,26 @@ export class Journal {
 
   /** Newest first. */
   list(filter: JournalFilter = {}): JournalEntry[] {
-    return this.#select(filter).map(({ request, response, ...rest }) => ({
-      ...rest,
-      requestBody: journalBody(request.text, request.type),
-      responseBody: journalBody(response.text, response.type),
+    return this.#select(filter).map((e) => ({
+      id: e.id,
+      at: isoTimestamp(e.at),
+      shopId: e.shopId,
+      method: e.method,
+      path: e.path,
+      operation: e.operation,
+      customerId: e.customerId,
+      query: getQueryParam(e.url) as Record<string, string>,
+      requestBody: journalBody(e.requestText, e.requestType),
+      status: e.status,
+      fault: e.fault,
+      responseBody: journalBody(e.responseText, e.responseType),
+      durationMs: e.durationMs,
+      scenario: e.scenario,
     }));
   }
 
-  #select(filter: JournalFilter): Stored[] {
-    const out: Stored[] = [];
+  #select(filter: JournalFilter): JournalRecord[] {
+    const out: JournalRecord[] = [];
     const n = this.#entries.length;
     for (let k = 1; k <= n && out.length < (filter.limit ?? Infinity); k++) {
       const e = this.#entries[(this.#next - k + n * 2) % n]!;

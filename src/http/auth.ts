@@ -3,11 +3,10 @@
  * the shop may use the API at all.
  * @module
  */
-import type { MiddlewareHandler } from "hono";
 import type { Clock } from "../engine/clock.js";
 import type { Engine } from "../engine/engine.js";
 import { DomainError } from "../engine/errors.js";
-import type { AppEnv } from "./env.js";
+import type { Gate } from "./gateway.js";
 import { setHeader } from "./respond.js";
 import { sendError } from "./errors.js";
 
@@ -44,8 +43,9 @@ export class RateLimiter {
   }
 }
 
-export function authenticate(engine: Engine, limiter: RateLimiter): MiddlewareHandler<AppEnv> {
-  return async (c, next) => {
+/** Credentials, quota, API access and plan, in the order production checks them. */
+export function checkCredentials(engine: Engine, limiter: RateLimiter): Gate {
+  return (c) => {
     const shop = engine.shopByApiKey(c.req.header("X-Api-Key") ?? "");
     if (!shop || shop.access.apiSecret !== c.req.header("X-Api-Secret")) {
       return sendError(c, new DomainError("UNAUTHORIZED"));
@@ -70,25 +70,26 @@ export function authenticate(engine: Engine, limiter: RateLimiter): MiddlewareHa
     if (shop.access.plan === "free") {
       return sendError(c, new DomainError("PLAN_UPGRADE_REQUIRED", "The REST API is available on paid plans only; upgrade the shop's plan"));
     }
-    await next();
+    return undefined;
   };
 }
 
 const JSON_TYPE = /^application\/([\w.-]+\+)?json\s*(;|$)/i;
 
 /** A body that is not JSON is refused, never silently read as empty. An empty body is fine. */
-export const requireJsonBody: MiddlewareHandler<AppEnv> = async (c, next) => {
-  if (c.req.method === "POST" || c.req.method === "PATCH" || c.req.method === "PUT") {
-    const type = c.req.header("Content-Type");
-    // Reading caches the body, so the JSON validator reads it again for free.
-    if (!(type && JSON_TYPE.test(type)) && (await c.req.text()).length > 0) {
-      return sendError(
-        c,
-        new DomainError("VALIDATION_ERROR", "Request body must be JSON", [
-          { in: "header", path: "Content-Type", message: `must be application/json, got ${type ?? "none"}` },
-        ]),
-      );
-    }
-  }
-  await next();
+export const checkJsonBody: Gate = (c) => {
+  if (c.req.method !== "POST" && c.req.method !== "PATCH" && c.req.method !== "PUT") return undefined;
+  const type = c.req.header("Content-Type");
+  if (type && JSON_TYPE.test(type)) return undefined;
+  // Reading caches the body, so the JSON validator reads it again for free.
+  return c.req.text().then((text) =>
+    text.length === 0
+      ? undefined
+      : sendError(
+          c,
+          new DomainError("VALIDATION_ERROR", "Request body must be JSON", [
+            { in: "header", path: "Content-Type", message: `must be application/json, got ${type ?? "none"}` },
+          ]),
+        ),
+  );
 };

@@ -1,11 +1,10 @@
 /**
- * The outermost API middleware: names the operation a request is for, and writes what happened
- * to the journal once the response (or fault) is known.
+ * The journal's side of every API request: which operation it names (known before the handler
+ * runs, for scenarios), and what happened, written once the response (or fault) is known.
  * @module
  */
-import type { MiddlewareHandler } from "hono";
+import type { Context } from "hono";
 import type { Engine } from "../engine/engine.js";
-import { isoTimestamp } from "../engine/clock.js";
 import type { Journal } from "../journal.js";
 import type { OperationTable } from "../scenarios/operations.js";
 import type { AppEnv } from "./env.js";
@@ -21,54 +20,87 @@ export interface RequestLogLine {
   requestId: string | null;
 }
 
-export function recordRequests(
-  engine: Engine,
-  journal: Journal,
-  operations: () => OperationTable,
-  onRequest?: (line: RequestLogLine) => void,
-): MiddlewareHandler<AppEnv> {
-  return async (c, next) => {
-    const started = performance.now();
-    const at = engine.clock.now();
-    const operation = operations().resolve(c.req.method, c.req.path);
+/** When a request arrived: by the wall (its duration) and by the engine's clock (the journal). */
+export interface Arrival {
+  started: number;
+  at: number;
+}
+
+export class RequestRecorder {
+  constructor(
+    private readonly engine: Engine,
+    private readonly journal: Journal,
+    private readonly operations: () => OperationTable,
+    private readonly onRequest?: (line: RequestLogLine) => void,
+  ) {}
+
+  /** Names the request's operation (`c.get("operation")`) and notes its arrival. */
+  begin(c: Context<AppEnv>): Arrival {
+    const arrival = { started: performance.now(), at: this.engine.clock.now() };
+    const operation = this.operations().resolve(c.req.method, c.req.path);
     if (operation) c.set("operation", operation);
-    await next();
-    const res = c.res;
+    return arrival;
+  }
+
+  /** Logs and journals the request once `c.res` (or a fault) has answered it. */
+  finish(c: Context<AppEnv>, arrival: Arrival): void | Promise<void> {
     const fault = c.get("fault") ?? null;
-    const durationMs = Math.round((performance.now() - started) * 100) / 100;
-    const decision = c.get("decision");
-    onRequest?.({
+    // A fault answers with no response, unless it is a response (a cut-off body).
+    const status = fault && fault !== "malformed_json" ? null : c.res.status;
+    const durationMs = Math.round((performance.now() - arrival.started) * 100) / 100;
+    const decision = c.get("decision") ?? null;
+    this.onRequest?.({
       method: c.req.method,
       path: c.req.path,
-      status: fault && fault !== "malformed_json" ? null : res.status,
+      status,
       fault,
       ms: durationMs,
       scenario: decision ? `${decision.scenario}#${decision.rule}` : null,
       requestId: c.get("requestId"),
     });
-    if (journal.capacity === 0) return;
+    if (this.journal.capacity === 0) return;
     const hasBody = c.req.method !== "GET" && c.req.method !== "HEAD";
-    const requestText = hasBody ? await c.req.text().catch(() => "") : "";
-    // Responses written by the app leave their text behind (see http/respond.ts); only a response
-    // made elsewhere has to be cloned and read.
-    const responseText = fault && fault !== "malformed_json" ? "" : (c.get("responseText") ?? (await res.clone().text()));
-    const customerId = operation?.template.startsWith("/rest_api/v1/customers/{id}") ? (operation.params.id ?? null) : null;
-    journal.add({
-      at: isoTimestamp(at),
+    // Responses written by the app leave their text behind (see http/respond.ts); only one made
+    // elsewhere has to be cloned and read, and only a request with a body is read again (from
+    // hono's cache: the JSON check or the validator has read it already).
+    const sentText = status === null ? "" : c.get("responseText");
+    if (!hasBody && sentText !== undefined) return this.#journal(c, arrival, status, fault, durationMs, decision, "", sentText);
+    return (async () => {
+      const requestText = hasBody ? await c.req.text().catch(() => "") : "";
+      this.#journal(c, arrival, status, fault, durationMs, decision, requestText, sentText ?? (await c.res.clone().text()));
+    })();
+  }
+
+  #journal(
+    c: Context<AppEnv>,
+    arrival: Arrival,
+    status: number | null,
+    fault: string | null,
+    durationMs: number,
+    decision: NonNullable<AppEnv["Variables"]["decision"]> | null,
+    requestText: string,
+    responseText: string,
+  ): void {
+    const operation = c.get("operation");
+    this.journal.add({
+      id: 0,
+      at: arrival.at,
       // Set by the credentials check only when both headers were right.
       shopId: c.get("shop")?.id ?? null,
       method: c.req.method,
       path: c.req.path,
+      url: c.req.url,
       operation: operation?.operationId ?? null,
-      customerId,
-      query: c.req.query(),
-      request: { text: requestText, type: c.req.header("Content-Type") ?? null },
-      status: fault && fault !== "malformed_json" ? null : res.status,
+      customerId: operation?.template.startsWith("/rest_api/v1/customers/{id}") ? (operation.params.id ?? null) : null,
+      requestText,
+      requestType: c.req.header("Content-Type") ?? null,
+      status,
       fault,
+      responseText,
       // sendJson's answers are JSON; reading `res.headers` would make the Node adapter rebuild them.
-      response: { text: responseText, type: c.get("outHeadersSent") ? "application/json" : res.headers.get("Content-Type") },
+      responseType: c.get("outHeadersSent") ? "application/json" : c.res.headers.get("Content-Type"),
       durationMs,
-      scenario: decision ?? null,
+      scenario: decision,
     });
-  };
+  }
 }

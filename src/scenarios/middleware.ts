@@ -3,9 +3,10 @@
  * checked and before the real handler runs, so a forced domain error changes nothing in the shop.
  * @module
  */
-import type { Context, MiddlewareHandler } from "hono";
+import type { Context } from "hono";
 import { DomainError, type ErrorCode } from "../engine/errors.js";
 import type { AppEnv } from "../http/env.js";
+import type { Gate } from "../http/gateway.js";
 import { sendError } from "../http/errors.js";
 import { sendJson, setHeader } from "../http/respond.js";
 import { API_BASE } from "../http/router.js";
@@ -94,8 +95,7 @@ async function apply(
   limit: Decision["limit"],
   why: string,
   registry: ScenarioRegistry,
-  next: () => Promise<void>,
-): Promise<Response | void> {
+): Promise<Response | undefined> {
   if (respond.delayMs !== undefined) await sleep(registry.drawDelay(respond.delayMs), c.req.raw.signal);
   if (respond.error !== undefined) return forcedError(c, respond.error, respond.message, why);
   if (respond.status !== undefined) {
@@ -115,20 +115,24 @@ async function apply(
       );
     }
   }
-  await next();
+  return undefined;
 }
 
-export function scenarioMiddleware(deps: ScenarioDeps): MiddlewareHandler<AppEnv> {
-  return async (c, next) => {
-    const { registry, latency } = deps;
+/** Answers instead of the handler when the `Prefer` header or a scenario rule says so. */
+export function applyScenarios(deps: ScenarioDeps): Gate {
+  const { registry, latency } = deps;
+  const decide = async (c: Context<AppEnv>): Promise<Response | undefined> => {
     if (latency !== undefined) await sleep(registry.drawDelay(latency), c.req.raw.signal);
     const preferred = parsePrefer(c.req.header("Prefer"));
-    if (preferred) return apply(c, preferred, undefined, "forced by the Prefer header", registry, next);
+    if (preferred) return apply(c, preferred, undefined, "forced by the Prefer header", registry);
     const shopId = c.get("shop").id;
-    if (!registry.hasScenarios(shopId)) return next();
+    if (!registry.hasScenarios(shopId)) return undefined;
     const decision = registry.decide(await facts(c, registry.wantsBody(shopId)));
-    if (!decision) return next();
+    if (!decision) return undefined;
     c.set("decision", { scenario: decision.scenario, rule: decision.rule, ...(decision.ruleName !== undefined && { ruleName: decision.ruleName }) });
-    return apply(c, decision.respond, decision.limit, `forced by scenario "${decision.scenario}" rule ${decision.rule}`, registry, next);
+    return apply(c, decision.respond, decision.limit, `forced by scenario "${decision.scenario}" rule ${decision.rule}`, registry);
   };
+  // Most requests meet no latency, no Prefer header and no scenario: they pass without a promise.
+  return (c) =>
+    latency === undefined && c.req.header("Prefer") === undefined && !registry.hasScenarios(c.get("shop").id) ? undefined : decide(c);
 }
