@@ -71,12 +71,123 @@ export function journalBody(text: string, contentType: string | null): unknown {
   return text;
 }
 
+/** The text fields of a record, packed in this order into their slot's bytes. */
+const TEXT_FIELDS = [
+  "shopId",
+  "method",
+  "path",
+  "url",
+  "operation",
+  "customerId",
+  "requestText",
+  "requestType",
+  "fault",
+  "responseText",
+  "responseType",
+] as const;
+type TextField = (typeof TEXT_FIELDS)[number];
+const FIELDS = TEXT_FIELDS.length + 1; // and the scenario, as JSON
+const NULL_LENGTH = -1;
+
+/**
+ * A ring of journal entries kept outside the JavaScript heap: each slot's text in a Buffer of its
+ * own (reused, grown as needed), its numbers in typed arrays. Entries kept as objects lived just
+ * long enough to be promoted to the old generation and then died there, so a busy journal kept
+ * the major garbage collector marking the whole shop (measured at 11 µs per request with 100k
+ * customers). Texts are packed as UTF-8, which keeps every string's length in UTF-16 units: the
+ * texts recorded are well-formed (decoded bodies, JSON, headers), so they come back as written.
+ */
+class Slots {
+  readonly #ids: Float64Array;
+  readonly #at: Float64Array;
+  readonly #status: Int32Array;
+  readonly #durationMs: Float64Array;
+  /** UTF-16 length of each text field (NULL_LENGTH for null), FIELDS per slot. */
+  readonly #lengths: Int32Array;
+  readonly #bytes: Buffer[] = [];
+  readonly #byteLength: Uint32Array;
+
+  constructor(readonly capacity: number) {
+    this.#ids = new Float64Array(capacity);
+    this.#at = new Float64Array(capacity);
+    this.#status = new Int32Array(capacity);
+    this.#durationMs = new Float64Array(capacity);
+    this.#lengths = new Int32Array(capacity * FIELDS);
+    this.#byteLength = new Uint32Array(capacity);
+  }
+
+  write(slot: number, e: JournalRecord): void {
+    this.#ids[slot] = e.id;
+    this.#at[slot] = e.at;
+    this.#status[slot] = e.status ?? NULL_LENGTH;
+    this.#durationMs[slot] = e.durationMs;
+    let text = "";
+    const base = slot * FIELDS;
+    for (let f = 0; f < TEXT_FIELDS.length; f++) {
+      const value = e[TEXT_FIELDS[f]!];
+      this.#lengths[base + f] = value === null ? NULL_LENGTH : value.length;
+      if (value !== null) text += value;
+    }
+    const scenario = e.scenario === null ? null : JSON.stringify(e.scenario);
+    this.#lengths[base + TEXT_FIELDS.length] = scenario === null ? NULL_LENGTH : scenario.length;
+    if (scenario !== null) text += scenario;
+    let buffer = this.#bytes[slot];
+    // A UTF-16 unit takes at most 3 bytes: count them exactly only when that could overflow.
+    if (buffer === undefined || buffer.length < text.length * 3) {
+      const needed = Buffer.byteLength(text);
+      if (buffer === undefined || buffer.length < needed) {
+        buffer = Buffer.allocUnsafeSlow(Math.max(1024, 2 ** Math.ceil(Math.log2(needed + 1))));
+        this.#bytes[slot] = buffer;
+      }
+    }
+    this.#byteLength[slot] = buffer.write(text, 0);
+  }
+
+  read(slot: number): JournalRecord {
+    const text = this.#bytes[slot]!.toString("utf8", 0, this.#byteLength[slot]);
+    const base = slot * FIELDS;
+    let offset = 0;
+    const next = (f: number): string | null => {
+      const length = this.#lengths[base + f]!;
+      if (length === NULL_LENGTH) return null;
+      offset += length;
+      return text.slice(offset - length, offset);
+    };
+    const texts = {} as Record<TextField, string | null>;
+    for (let f = 0; f < TEXT_FIELDS.length; f++) texts[TEXT_FIELDS[f]!] = next(f);
+    const scenario = next(TEXT_FIELDS.length);
+    const status = this.#status[slot]!;
+    return {
+      id: this.#ids[slot]!,
+      at: this.#at[slot]!,
+      shopId: texts.shopId,
+      method: texts.method!,
+      path: texts.path!,
+      url: texts.url!,
+      operation: texts.operation,
+      customerId: texts.customerId,
+      requestText: texts.requestText!,
+      requestType: texts.requestType,
+      status: status === NULL_LENGTH ? null : status,
+      fault: texts.fault,
+      responseText: texts.responseText!,
+      responseType: texts.responseType,
+      durationMs: this.#durationMs[slot]!,
+      scenario: scenario === null ? null : (JSON.parse(scenario) as JournalRecord["scenario"]),
+    };
+  }
+}
+
 export class Journal {
-  #entries: JournalRecord[] = [];
+  #slots: Slots;
+  /** Entries kept, and the slot the next one goes to. */
+  #count = 0;
   #next = 0;
   #nextId = 1;
 
-  constructor(readonly capacity: number) {}
+  constructor(readonly capacity: number) {
+    this.#slots = new Slots(capacity);
+  }
 
   /** Keeps `entry` (numbered, and with oversized bodies dropped so the journal's memory stays bounded). */
   add(entry: JournalRecord): void {
@@ -84,14 +195,18 @@ export class Journal {
     entry.id = this.#nextId++;
     if (entry.requestText.length > MAX_BODY_CHARS) [entry.requestText, entry.requestType] = [NOT_KEPT(entry.requestText.length), "text/plain"];
     if (entry.responseText.length > MAX_BODY_CHARS) [entry.responseText, entry.responseType] = [NOT_KEPT(entry.responseText.length), "text/plain"];
-    // A ring: the oldest entry is overwritten once the journal is full.
-    if (this.#entries.length < this.capacity) this.#entries.push(entry);
-    else this.#entries[this.#next] = entry;
+    this.#keep(entry);
+  }
+
+  /** A ring: the oldest entry is overwritten once the journal is full. */
+  #keep(entry: JournalRecord): void {
+    this.#slots.write(this.#next, entry);
     this.#next = (this.#next + 1) % this.capacity;
+    if (this.#count < this.capacity) this.#count++;
   }
 
   get size(): number {
-    return this.#entries.length;
+    return this.#count;
   }
 
   /** Newest first. */
@@ -114,11 +229,15 @@ export class Journal {
     }));
   }
 
+  /** Every entry, newest first. */
+  *#newestFirst(): Generator<JournalRecord> {
+    for (let k = 1; k <= this.#count; k++) yield this.#slots.read((this.#next - k + this.capacity) % this.capacity);
+  }
+
   #select(filter: JournalFilter): JournalRecord[] {
     const out: JournalRecord[] = [];
-    const n = this.#entries.length;
-    for (let k = 1; k <= n && out.length < (filter.limit ?? Infinity); k++) {
-      const e = this.#entries[(this.#next - k + n * 2) % n]!;
+    for (const e of this.#newestFirst()) {
+      if (out.length >= (filter.limit ?? Infinity)) break;
       if (filter.shopId !== undefined && e.shopId !== filter.shopId && !(filter.includeUnidentified && e.shopId === null)) continue;
       if (filter.method !== undefined && e.method !== filter.method) continue;
       if (filter.path && !filter.path.test(e.path.replace(/^\/rest_api\/v1(?=\/)/, ""))) continue;
@@ -131,10 +250,11 @@ export class Journal {
 
   /** Forgets every entry, or only one shop's (and, for the default shop, unidentified ones). */
   clear(shopId?: string, includeUnidentified = false): void {
-    const oldestFirst = [...this.#entries.slice(this.#next), ...this.#entries.slice(0, this.#next)];
     const keep =
-      shopId === undefined ? [] : oldestFirst.filter((e) => !(e.shopId === shopId || (includeUnidentified && e.shopId === null)));
-    this.#entries = keep;
-    this.#next = keep.length % Math.max(1, this.capacity);
+      shopId === undefined ? [] : [...this.#newestFirst()].reverse().filter((e) => !(e.shopId === shopId || (includeUnidentified && e.shopId === null)));
+    this.#slots = new Slots(this.capacity);
+    this.#count = 0;
+    this.#next = 0;
+    for (const e of keep) this.#keep(e);
   }
 }
