@@ -11,6 +11,8 @@ import autocannon from "autocannon";
 import { AUTH, freePort, killChildren, killChildrenOnExit, median, peakRssMb, ROOT, start, startSim, stop, waitFor, writeBenchResult } from "./lib/sim.js";
 
 const DURATION = Number(process.env.BENCH_SECONDS ?? 6);
+/** Seconds of the same load before each measured run, unmeasured: the JIT has compiled the path by then. */
+const WARMUP = 2;
 const CONNECTIONS = 50;
 const BIG = Number(process.env.BENCH_CUSTOMERS ?? 100_000);
 killChildrenOnExit();
@@ -18,7 +20,14 @@ killChildrenOnExit();
 type Row = { name: string; rps: number; p50: number; p99: number; errors: number; non2xx: number };
 
 async function load(name: string, opts: autocannon.Options): Promise<Row> {
-  const result = await autocannon({ connections: CONNECTIONS, duration: DURATION, ...opts });
+  // autocannon takes `warmup` (its types do not list it yet).
+  const options: autocannon.Options & { warmup: { connections: number; duration: number } } = {
+    connections: CONNECTIONS,
+    duration: DURATION,
+    warmup: { connections: CONNECTIONS, duration: WARMUP },
+    ...opts,
+  };
+  const result = await autocannon(options);
   const row = {
     name,
     rps: Math.round(result.requests.average),
@@ -37,7 +46,7 @@ async function json(url: string, init: RequestInit = {}): Promise<any> {
 }
 
 async function main(): Promise<void> {
-  console.log(`loyalty-sim bench: ${CONNECTIONS} connections, ${DURATION} s per run, ${BIG} customers\n`);
+  console.log(`loyalty-sim bench: ${CONNECTIONS} connections, ${DURATION} s per run after ${WARMUP} s of warm-up, ${BIG} customers\n`);
 
   // Startup: process start to the first 200 from /__sim/health.
   const small: number[] = [];
@@ -155,6 +164,7 @@ async function main(): Promise<void> {
   const written = writeBenchResult("results.json", {
     connections: CONNECTIONS,
     durationSeconds: DURATION,
+    warmupSeconds: WARMUP,
     customers: BIG,
     sizeAtRss: readState,
     afterWrites: { ...writeState, peakRssMb: rssAfterWrites },
