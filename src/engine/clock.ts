@@ -66,12 +66,38 @@ export const DAY_MS = 86_400_000;
 /** ISO 8601 with an explicit `+00:00` offset, as production writes every timestamp. */
 export function isoTimestamp(epochMs: number): string {
   const second = Math.floor(epochMs / 1000);
-  // Every response's envelope asks for "now": one cached second saves a Date per request.
+  // Every response's envelope asks for "now": one cached second saves the formatting per request.
   if (second !== cached.second) {
     cached.second = second;
-    cached.text = `${new Date(second * 1000).toISOString().slice(0, 19)}+00:00`;
+    cached.text = formatSecond(second);
   }
   return cached.text;
 }
 
 const cached = { second: Number.NaN, text: "" };
+
+const pad2 = (n: number) => (n < 10 ? `0${n}` : String(n));
+
+/**
+ * `YYYY-MM-DDTHH:MM:SS+00:00` by arithmetic (the civil-from-days algorithm of Howard Hinnant's
+ * date library) rather than a Date and toISOString: a page of customers formats a dozen distinct
+ * instants per customer. Years outside 1000-9999, which toISOString writes its own way, go
+ * through Date.
+ */
+function formatSecond(second: number): string {
+  const days = Math.floor(second / 86_400);
+  const inDay = second - days * 86_400;
+  const z = days + 719_468;
+  const era = Math.floor(z / 146_097);
+  const dayOfEra = z - era * 146_097;
+  const yearOfEra = Math.floor((dayOfEra - Math.floor(dayOfEra / 1460) + Math.floor(dayOfEra / 36_524) - Math.floor(dayOfEra / 146_096)) / 365);
+  const dayOfYear = dayOfEra - (365 * yearOfEra + Math.floor(yearOfEra / 4) - Math.floor(yearOfEra / 100));
+  const shifted = Math.floor((5 * dayOfYear + 2) / 153); // months counted from March
+  const day = dayOfYear - Math.floor((153 * shifted + 2) / 5) + 1;
+  const month = shifted < 10 ? shifted + 3 : shifted - 9;
+  const year = yearOfEra + era * 400 + (month <= 2 ? 1 : 0);
+  if (year < 1000 || year > 9999) return `${new Date(second * 1000).toISOString().slice(0, -5)}+00:00`;
+  const hour = Math.floor(inDay / 3600);
+  const minute = Math.floor((inDay - hour * 3600) / 60);
+  return `${year}-${pad2(month)}-${pad2(day)}T${pad2(hour)}:${pad2(minute)}:${pad2(inDay - hour * 3600 - minute * 60)}+00:00`;
+}
