@@ -95,6 +95,18 @@ function procStatusMb(pid: number, field: "VmRSS" | "VmHWM"): number | undefined
   return kb === undefined ? undefined : Number(kb) / 1024;
 }
 
+/** CPU time a process has used so far (user + system, every thread), in µs; undefined off Linux. */
+export function cpuMicros(pid: number): number | undefined {
+  const file = `/proc/${pid}/stat`;
+  if (!existsSync(file)) return undefined;
+  // Fields after the command name (which may hold spaces): utime and stime are the 12th and 13th,
+  // in clock ticks (USER_HZ, 100 on Linux).
+  const stat = readFileSync(file, "utf8");
+  const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+  const ticksPerSecond = 100;
+  return ((Number(fields[11]) + Number(fields[12])) * 1_000_000) / ticksPerSecond;
+}
+
 /** Peak resident memory of a process (Linux), in MB. */
 export function peakRssMb(pid: number): number {
   return procStatusMb(pid, "VmHWM") ?? 0;
