@@ -25,7 +25,7 @@ import { openApiConfig } from "./openapi.js";
 import { Journal } from "./journal.js";
 import { createControlRouter } from "./control/control.router.js";
 import { RequestRecorder, type RequestLogLine } from "./http/recording.js";
-import { applyScenarios } from "./scenarios/middleware.js";
+import { applyScenarios } from "./scenarios/gate.js";
 import { OperationTable } from "./scenarios/operations.js";
 import { ScenarioRegistry } from "./scenarios/registry.js";
 import type { Scenario } from "./scenarios/schema.js";

@@ -6,7 +6,7 @@
 import { parseConfig, type SimulatorOptions } from "./config.js";
 import type { SimClock } from "./engine/clock.js";
 import type { ErrorCode } from "./engine/errors.js";
-import { FAULT_HEADER } from "./scenarios/middleware.js";
+import { FAULT_HEADER } from "./scenarios/gate.js";
 import { buildSimulator, type BuiltSimulator } from "./simulator.js";
 import type { ScenarioInput } from "./scenarios/schema.js";
 

@@ -8,7 +8,7 @@ import type { Decision } from "../scenarios/registry.js";
 export interface AppEnv {
   Variables: {
     clock: Clock;
-    /** The shop the request's credentials identify (set by the auth middleware). */
+    /** The shop the request's credentials identify (set by the credentials check). */
     shop: ShopEngine;
     /** The API operation the request is for, when it names one. */
     operation?: OperationRef;
