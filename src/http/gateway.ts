@@ -29,7 +29,7 @@ export interface GatewayOptions {
   everyRequest: Gate[];
   /** Requests at or below this path are API requests: journaled, and checked by `apiGates`. */
   apiBase: string;
-  recorder: RequestRecorder;
+  recorder: Pick<RequestRecorder, "begin" | "finish">;
   apiGates: Gate[];
   /** Answers an error a gate throws, as the app's error handler does for handlers. */
   onError: (error: unknown, c: Context<AppEnv>) => Response | Promise<Response>;
