@@ -350,6 +350,18 @@ const codeOf = (ctx: Ctx, codeId: string) => {
 /** The customer must exist; then the rest of the model decides. */
 const withCustomer = (rest: (ctx: Ctx, c: CustomerRecord) => Expectation) => (ctx: Ctx) =>
   ctx.customer ? rest(ctx, ctx.customer) : is("CUSTOMER_NOT_FOUND");
+type Reward = ReturnType<typeof program>["rewards"][number];
+const bodyReward = (ctx: Ctx) => program(ctx).rewards.find((r) => r.id === ctx.body.reward_product_id);
+/** Redeeming and granting: the customer, then the reward the body names, then a customer who may get one. */
+const withReward = (rest: (ctx: Ctx, c: CustomerRecord, reward: Reward) => Expectation) =>
+  withCustomer((ctx, c) => {
+    const reward = bodyReward(ctx);
+    if (!reward) return is("REWARD_NOT_FOUND");
+    if (refused(c)) return is("ACTIVITY_NOT_AWARDED");
+    return rest(ctx, c, reward);
+  });
+/** The customer got exactly one new reward code. */
+const codeIssued = (ctx: Ctx) => expect(store(ctx).codesOf(ctx.customer!.id).length).toBe(ctx.codes + 1);
 /** The balance moved by this much, and the answer says so. */
 const balanceMoved = (by: (ctx: Ctx) => number) => (ctx: Ctx, res: CallResult) => {
   expect(current(ctx).balance).toBe(ctx.customer!.balance + by(ctx));
@@ -493,10 +505,7 @@ const ops: Op[] = [
     path: "/customers/{id}/redemptions",
     ids: ["customer"],
     body: rewardFields,
-    model: withCustomer((ctx, c) => {
-      const reward = program(ctx).rewards.find((r) => r.id === ctx.body.reward_product_id);
-      if (!reward) return is("REWARD_NOT_FOUND");
-      if (refused(c)) return is("ACTIVITY_NOT_AWARDED");
+    model: withReward((ctx, c, reward) => {
       if (reward.tierId !== undefined) {
         const milestone = (id: number | undefined) => program(ctx).tiers.find((t) => t.id === id)?.milestone ?? -1;
         if (milestone(c.vipTierId) < milestone(reward.tierId)) return is("REWARD_NOT_FOUND");
@@ -506,9 +515,9 @@ const ops: Op[] = [
       return bad ?? (c.balance < (cost as number) ? is("INSUFFICIENT_STAMPS") : is("OK"));
     }),
     after: (ctx, res) => {
-      const reward = program(ctx).rewards.find((r) => r.id === ctx.body.reward_product_id)!;
+      const reward = bodyReward(ctx)!;
       balanceMoved(() => -(reward.exchangeType === "variable" ? (ctx.body.variable_amount as number) : reward.price))(ctx, res);
-      expect(store(ctx).codesOf(ctx.customer!.id).length).toBe(ctx.codes + 1);
+      codeIssued(ctx);
     },
   },
   {
@@ -517,16 +526,13 @@ const ops: Op[] = [
     path: "/customers/{id}/reward-grants",
     ids: ["customer"],
     body: rewardFields,
-    model: withCustomer((ctx, c) => {
-      const reward = program(ctx).rewards.find((r) => r.id === ctx.body.reward_product_id);
-      if (!reward) return is("REWARD_NOT_FOUND");
-      if (refused(c)) return is("ACTIVITY_NOT_AWARDED");
+    model: withReward((ctx, _c, reward) => {
       const amount = ctx.body.variable_amount;
       return (reward.exchangeType === "variable" && amount !== undefined && variableCost(reward, amount)) || is("OK");
     }),
     after: (ctx, res) => {
       balanceMoved(() => 0)(ctx, res);
-      expect(store(ctx).codesOf(ctx.customer!.id).length).toBe(ctx.codes + 1);
+      codeIssued(ctx);
     },
   },
   { id: "listRewardCodes", method: "GET", path: "/customers/{id}/reward-codes", ids: ["customer"], query: ["available"], model: withCustomer(() => is("OK")) },
