@@ -6,7 +6,7 @@
 import type { Context } from "hono";
 import type { Engine } from "../engine/engine.js";
 import type { Journal } from "../journal.js";
-import type { OperationTable } from "../scenarios/operations.js";
+import { customerIdOf, type OperationTable } from "../scenarios/operations.js";
 import type { AppEnv } from "./env.js";
 
 /** What the request log shows of a request. */
@@ -91,7 +91,7 @@ export class RequestRecorder {
       path: c.req.path,
       url: c.req.url,
       operation: operation?.operationId ?? null,
-      customerId: operation?.template.startsWith("/rest_api/v1/customers/{id}") ? (operation.params.id ?? null) : null,
+      customerId: customerIdOf(operation) ?? null,
       requestText,
       requestType: c.req.header("Content-Type") ?? null,
       status,

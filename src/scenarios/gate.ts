@@ -10,6 +10,7 @@ import type { Gate } from "../http/gateway.js";
 import { sendError } from "../http/errors.js";
 import { sendJson, setHeader } from "../http/respond.js";
 import { API_BASE } from "../http/router.js";
+import { customerIdOf } from "./operations.js";
 import { parsePrefer } from "./prefer.js";
 import type { Decision, RequestFacts, ScenarioRegistry } from "./registry.js";
 import type { Fault, Respond } from "./schema.js";
@@ -51,6 +52,7 @@ async function facts(c: Context<AppEnv>, wantsBody: boolean): Promise<RequestFac
     }
   }
   const op = c.get("operation");
+  const customerId = customerIdOf(op);
   return {
     method: c.req.method,
     path: c.req.path.slice(API_BASE.length),
@@ -58,7 +60,7 @@ async function facts(c: Context<AppEnv>, wantsBody: boolean): Promise<RequestFac
     header: (name) => c.req.header(name),
     body,
     ...(op && { operation: op.operationId }),
-    ...(op?.params.id !== undefined && op.template.startsWith(`${API_BASE}/customers/{id}`) && { customerId: op.params.id }),
+    ...(customerId !== undefined && { customerId }),
     ...(c.req.header("X-Api-Key") !== undefined && { apiKey: c.req.header("X-Api-Key")! }),
     shopId: c.get("shop").id,
   };

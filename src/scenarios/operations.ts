@@ -4,6 +4,8 @@
  * @module
  */
 import type { OpenAPIHono } from "@hono/zod-openapi";
+import { tryDecodeURIComponent } from "hono/utils/url";
+import { API_BASE } from "../http/router.js";
 
 type OpenAPIRegistry = OpenAPIHono["openAPIRegistry"];
 
@@ -40,18 +42,15 @@ export class OperationTable {
       const m = route.regex.exec(path);
       if (!m) continue;
       const params: Record<string, string> = {};
-      route.names.forEach((name, i) => (params[name] = decodeOrKeep(m[i + 1]!)));
+      // Decoded as the router decodes them, so a handler, a scenario rule and the journal see one value.
+      route.names.forEach((name, i) => (params[name] = tryDecodeURIComponent(m[i + 1]!)));
       return { operationId: route.operationId, template: route.template, params };
     }
     return undefined;
   }
 }
 
-/** A path segment decoded, or kept as sent when its escapes are malformed (`%`, `%zz`), as the router does. */
-function decodeOrKeep(segment: string): string {
-  try {
-    return decodeURIComponent(segment);
-  } catch {
-    return segment;
-  }
+/** The customer a request is about: the `{id}` of a `/customers/{id}...` API operation. */
+export function customerIdOf(operation: OperationRef | undefined): string | undefined {
+  return operation?.template.startsWith(`${API_BASE}/customers/{id}`) ? operation.params.id : undefined;
 }
