@@ -10,6 +10,7 @@ import { dirname, resolve } from "node:path";
 import { Low } from "lowdb";
 import { DataFile as LowFile, JSONFileSync } from "lowdb/node";
 import type { Engine, ShopSpec } from "../engine/engine.js";
+import { StateText } from "./state-text.js";
 import type { ShopData } from "./types.js";
 
 export const DATA_FORMAT = "loyalty-sim-state";
@@ -97,8 +98,10 @@ export class DataFile {
     private readonly hooks: DataFileHooks = {},
   ) {
     checkWritable(path);
-    // Compact JSON: lowdb's JSONFile indents, which doubles the bytes of a large shop.
-    this.#db = new Low<SavedState | null>(new LowFile(path, { parse: JSON.parse, stringify: (data) => JSON.stringify(data) }), null);
+    // Compact JSON (lowdb's JSONFile indents, which doubles the bytes of a large shop), with each
+    // ledger's text kept between flushes.
+    const text = new StateText();
+    this.#db = new Low<SavedState | null>(new LowFile(path, { parse: JSON.parse, stringify: (data) => text.stringify(data!) }), null);
   }
 
   /** A cheap fingerprint of every shop's write counter: equal means nothing to write. */
