@@ -16,9 +16,10 @@ import { stampsRouter } from "./api/stamps/stamps.router.js";
 import type { Engine } from "./engine/engine.js";
 import { DomainError } from "./engine/errors.js";
 import { checkCredentials, checkJsonBody, RateLimiter } from "./http/auth.js";
-import { mountDocs } from "./http/docs.js";
+import { docsRouter } from "./http/docs.js";
 import { sendError } from "./http/errors.js";
-import { gateway, type Gate } from "./http/gateway.js";
+import { createGateway, throughGateway, type Gate } from "./http/gateway.js";
+import { requestHeader } from "./http/request-headers.js";
 import { setHeader } from "./http/respond.js";
 import { API_BASE, createRouter } from "./http/router.js";
 import { openApiConfig } from "./openapi.js";
@@ -26,7 +27,6 @@ import { Journal } from "./journal.js";
 import { createControlRouter } from "./control/control.router.js";
 import { RequestRecorder, type RequestLogLine } from "./http/recording.js";
 import { applyScenarios } from "./scenarios/gate.js";
-import { OperationTable } from "./scenarios/operations.js";
 import { ScenarioRegistry } from "./scenarios/registry.js";
 import type { Scenario } from "./scenarios/schema.js";
 
@@ -65,8 +65,8 @@ function limitBody(maxSize: number): Gate {
   const limit = bodyLimit({ maxSize, onError: tooLarge });
   return (c) => {
     if (c.req.method === "GET" || c.req.method === "HEAD") return undefined;
-    const length = c.req.header("content-length");
-    if (length !== undefined && c.req.header("transfer-encoding") === undefined) return Number.parseInt(length, 10) > maxSize ? tooLarge(c) : undefined;
+    const length = requestHeader(c, "content-length");
+    if (length !== undefined && requestHeader(c, "transfer-encoding") === undefined) return Number.parseInt(length, 10) > maxSize ? tooLarge(c) : undefined;
     // hono's bodyLimit reads the whole body (up to the limit) before it calls next, or answers.
     let within = false;
     return limit(c, async () => {
@@ -106,56 +106,51 @@ export function createApp(deps: AppDeps) {
   const registry = new ScenarioRegistry(deps.scenarios ?? [], engine.clock, deps.seed ?? 1);
   const journal = new Journal(deps.journalSize ?? 1000);
   const app = createRouter();
-  // Built once the routers are mounted below; requests only arrive after that.
-  let operations: OperationTable | undefined;
 
   let requestCounter = 0;
   const identify: Gate = (c) => {
     c.set("clock", engine.clock);
     // A client's own request id is kept, so its logs and ours line up.
-    const requestId = c.req.header("X-Request-Id") ?? `req_${(++requestCounter).toString(36).padStart(6, "0")}`;
+    const requestId = requestHeader(c, "x-request-id") ?? `req_${(++requestCounter).toString(36).padStart(6, "0")}`;
     c.set("requestId", requestId);
     setHeader(c, "X-Request-Id", requestId);
-    const idempotencyKey = c.req.header("Idempotency-Key");
+    const idempotencyKey = requestHeader(c, "idempotency-key");
     if (idempotencyKey !== undefined) setHeader(c, "Idempotency-Key", idempotencyKey);
     return undefined;
   };
   const onError = (error: unknown, c: Context<AppEnv>) => answerError(error, c, deps.onBug);
-  app.use(
-    "*",
-    gateway({
-      everyRequest: [
-        identify,
-        ...(deps.cors === false
-          ? []
-          : [
-              cors({
-                allowHeaders: ["X-Api-Key", "X-Api-Secret", "Content-Type", "Prefer", "Idempotency-Key", "X-Request-Id"],
-                allowMethods: ["GET", "POST", "PATCH", "PUT", "DELETE", "OPTIONS"],
-                exposeHeaders: EXPOSED_HEADERS,
-                maxAgeSeconds: 600,
-              }),
-            ]),
-      ],
-      apiBase: API_BASE,
-      recorder: new RequestRecorder(engine, journal, () => operations!, deps.onRequest),
-      apiGates: [
-        checkCredentials(engine, limiter),
-        limitBody(deps.bodyLimitBytes ?? 1024 * 1024),
-        checkJsonBody,
-        applyScenarios({ registry, ...(deps.latency !== undefined && { latency: deps.latency }) }),
-      ],
-      onError,
-    }),
-  );
+  const gateway = createGateway({
+    everyRequest: [
+      identify,
+      ...(deps.cors === false
+        ? []
+        : [
+            cors({
+              allowHeaders: ["X-Api-Key", "X-Api-Secret", "Content-Type", "Prefer", "Idempotency-Key", "X-Request-Id"],
+              allowMethods: ["GET", "POST", "PATCH", "PUT", "DELETE", "OPTIONS"],
+              exposeHeaders: EXPOSED_HEADERS,
+              maxAgeSeconds: 600,
+            }),
+          ]),
+    ],
+    recorder: new RequestRecorder(engine, journal, deps.onRequest),
+    apiGates: [
+      checkCredentials(engine, limiter),
+      limitBody(deps.bodyLimitBytes ?? 1024 * 1024),
+      checkJsonBody,
+      applyScenarios({ registry, ...(deps.latency !== undefined && { latency: deps.latency }) }),
+    ],
+    onError,
+  });
+  const toApi = <R extends Parameters<typeof throughGateway>[0]>(router: R) => throughGateway(router, API_BASE, gateway.api, true);
+  const toOther = <R extends Parameters<typeof throughGateway>[0]>(router: R) => throughGateway(router, "", gateway.plain);
 
   const api = app
-    .route(API_BASE, customersRouter)
-    .route(API_BASE, stampsRouter)
-    .route(API_BASE, rewardsRouter)
-    .route(API_BASE, programRouter);
-  operations = new OperationTable(app.openAPIRegistry, API_BASE);
-  app.route("/", createControlRouter({ engine, registry, journal, limiter, ...(deps.onReset && { onReset: deps.onReset }) }));
+    .route(API_BASE, toApi(customersRouter))
+    .route(API_BASE, toApi(stampsRouter))
+    .route(API_BASE, toApi(rewardsRouter))
+    .route(API_BASE, toApi(programRouter));
+  app.route("/", toOther(createControlRouter({ engine, registry, journal, limiter, ...(deps.onReset && { onReset: deps.onReset }) })));
 
   app.openAPIRegistry.registerComponent("securitySchemes", "ApiKey", {
     type: "apiKey",
@@ -170,13 +165,19 @@ export function createApp(deps: AppDeps) {
     description: "The shop's API secret (default `sim_secret`)",
   });
 
-  app.get("/openapi.json", (c) => {
+  const document = createRouter();
+  document.get("/openapi.json", (c) => {
     const origin = new URL(c.req.url).origin;
     return c.json(app.getOpenAPI31Document(openApiConfig([{ url: origin, description: "This simulator" }])));
   });
-  mountDocs(app);
+  app.route("/", toOther(document));
+  app.route("/", toOther(docsRouter()));
 
-  app.notFound((c) => sendError(c, new DomainError("NOT_FOUND", `No route for ${c.req.method} ${c.req.path}`)));
+  // A path under the API base that no route has is still an API request: checked and recorded.
+  const isApi = (path: string) => path.startsWith(API_BASE) && (path.length === API_BASE.length || path[API_BASE.length] === "/");
+  app.notFound((c) =>
+    (isApi(c.req.path) ? gateway.api : gateway.plain)(c, () => sendError(c, new DomainError("NOT_FOUND", `No route for ${c.req.method} ${c.req.path}`))),
+  );
   app.onError(onError);
 
   return { app, api, limiter, registry, journal };

@@ -9,6 +9,7 @@ import { DomainError } from "../engine/errors.js";
 import type { Gate } from "./gateway.js";
 import { setHeader } from "./respond.js";
 import { sendError } from "./errors.js";
+import { requestHeader } from "./request-headers.js";
 
 const HOUR_MS = 3_600_000;
 
@@ -46,8 +47,8 @@ export class RateLimiter {
 /** Credentials, quota, API access and plan, in the order production checks them. */
 export function checkCredentials(engine: Engine, limiter: RateLimiter): Gate {
   return (c) => {
-    const shop = engine.shopByApiKey(c.req.header("X-Api-Key") ?? "");
-    if (!shop || shop.access.apiSecret !== c.req.header("X-Api-Secret")) {
+    const shop = engine.shopByApiKey(requestHeader(c, "x-api-key") ?? "");
+    if (!shop || shop.access.apiSecret !== requestHeader(c, "x-api-secret")) {
       return sendError(c, new DomainError("UNAUTHORIZED"));
     }
     c.set("shop", shop);
@@ -79,7 +80,7 @@ const JSON_TYPE = /^application\/([\w.-]+\+)?json\s*(;|$)/i;
 /** A body that is not JSON is refused, never silently read as empty. An empty body is fine. */
 export const checkJsonBody: Gate = (c) => {
   if (c.req.method !== "POST" && c.req.method !== "PATCH" && c.req.method !== "PUT") return undefined;
-  const type = c.req.header("Content-Type");
+  const type = requestHeader(c, "content-type");
   if (type && JSON_TYPE.test(type)) return undefined;
   // Reading caches the body, so the JSON validator reads it again for free.
   return c.req.text().then((text) =>

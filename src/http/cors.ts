@@ -7,6 +7,7 @@
  */
 import type { Gate } from "./gateway.js";
 import { setHeader } from "./respond.js";
+import { requestHeader } from "./request-headers.js";
 
 export interface CorsOptions {
   allowHeaders: string[];
@@ -22,10 +23,10 @@ export function cors(options: CorsOptions): Gate {
   return (c) => {
     // Any origin may call a simulator; no cookies are involved, so "*" is enough.
     setHeader(c, "Access-Control-Allow-Origin", "*");
-    if (c.req.method === "OPTIONS" && c.req.header("Access-Control-Request-Method") !== undefined) {
+    if (c.req.method === "OPTIONS" && requestHeader(c, "access-control-request-method") !== undefined) {
       return c.body(null, 204, {
         "Access-Control-Allow-Methods": allowMethods,
-        "Access-Control-Allow-Headers": c.req.header("Access-Control-Request-Headers") ?? allowHeaders,
+        "Access-Control-Allow-Headers": requestHeader(c, "access-control-request-headers") ?? allowHeaders,
         "Access-Control-Max-Age": String(options.maxAgeSeconds),
         Vary: "Access-Control-Request-Headers",
       });

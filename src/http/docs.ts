@@ -6,7 +6,9 @@
 import { readFile } from "node:fs/promises";
 import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
-import type { Hono } from "hono";
+import { DomainError } from "../engine/errors.js";
+import { sendError } from "./errors.js";
+import { createRouter } from "./router.js";
 
 const ASSETS: Record<string, string> = {
   "swagger-ui.css": "text/css; charset=utf-8",
@@ -50,16 +52,19 @@ const INIT = `window.ui = SwaggerUIBundle({
   layout: "StandaloneLayout"
 });`;
 
-export function mountDocs(app: Hono<any>): void {
+/** The docs page and its assets. */
+export function docsRouter() {
   const cache = new Map<string, Buffer>();
-  app.get("/doc", (c) => c.html(PAGE));
-  app.get("/doc/init.js", (c) => c.body(INIT, 200, { "Content-Type": "text/javascript; charset=utf-8" }));
-  app.get("/doc/assets/:file", async (c) => {
+  const router = createRouter();
+  router.get("/doc", (c) => c.html(PAGE));
+  router.get("/doc/init.js", (c) => c.body(INIT, 200, { "Content-Type": "text/javascript; charset=utf-8" }));
+  router.get("/doc/assets/:file", async (c) => {
     const file = c.req.param("file");
     const type = ASSETS[file];
-    if (!type) return c.notFound();
+    if (!type) return sendError(c, new DomainError("NOT_FOUND", `No route for ${c.req.method} ${c.req.path}`));
     let data = cache.get(file);
     if (!data) cache.set(file, (data = await readFile(join(assetDir(), file))));
     return c.body(new Uint8Array(data), 200, { "Content-Type": type, "Cache-Control": "public, max-age=3600" });
   });
+  return router;
 }

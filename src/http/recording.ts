@@ -1,12 +1,13 @@
 /**
- * The journal's side of every API request: which operation it names (known before the handler
- * runs, for scenarios), and what happened, written once the response (or fault) is known.
+ * The journal's side of every API request: which operation it names (known from the route before
+ * any gate runs, for scenarios), and what happened, written once the response (or fault) is known.
  * @module
  */
 import type { Context } from "hono";
 import type { Engine } from "../engine/engine.js";
 import type { Journal } from "../journal.js";
-import { customerIdOf, type OperationTable } from "../scenarios/operations.js";
+import { customerIdOf, type OperationRef } from "../scenarios/operations.js";
+import { requestHeader } from "./request-headers.js";
 import type { AppEnv } from "./env.js";
 
 /** What the request log shows of a request. */
@@ -30,16 +31,13 @@ export class RequestRecorder {
   constructor(
     private readonly engine: Engine,
     private readonly journal: Journal,
-    private readonly operations: () => OperationTable,
     private readonly onRequest?: (line: RequestLogLine) => void,
   ) {}
 
-  /** Names the request's operation (`c.get("operation")`) and notes its arrival. */
-  begin(c: Context<AppEnv>): Arrival {
-    const arrival = { started: performance.now(), at: this.engine.clock.now() };
-    const operation = this.operations().resolve(c.req.method, c.req.path);
+  /** Names the request's operation (`c.get("operation")`; none for a path no route has) and notes its arrival. */
+  begin(c: Context<AppEnv>, operation: OperationRef | undefined): Arrival {
     if (operation) c.set("operation", operation);
-    return arrival;
+    return { started: performance.now(), at: this.engine.clock.now() };
   }
 
   /** Logs and journals the request once `c.res` (or a fault) has answered it. */
@@ -93,7 +91,7 @@ export class RequestRecorder {
       operation: operation?.operationId ?? null,
       customerId: customerIdOf(operation) ?? null,
       requestText,
-      requestType: c.req.header("Content-Type") ?? null,
+      requestType: requestHeader(c, "content-type") ?? null,
       status,
       fault,
       responseText,

@@ -9,6 +9,7 @@ import type { AppEnv } from "../http/env.js";
 import type { Gate } from "../http/gateway.js";
 import { sendError } from "../http/errors.js";
 import { sendJson, setHeader } from "../http/respond.js";
+import { requestHeader } from "../http/request-headers.js";
 import { API_BASE } from "../http/router.js";
 import { customerIdOf } from "./operations.js";
 import { parsePrefer } from "./prefer.js";
@@ -43,7 +44,7 @@ function sleep(ms: number, signal: AbortSignal): Promise<void> {
 
 async function facts(c: Context<AppEnv>, wantsBody: boolean): Promise<RequestFacts> {
   let body: unknown;
-  if (wantsBody && c.req.method !== "GET" && /json/i.test(c.req.header("Content-Type") ?? "")) {
+  if (wantsBody && c.req.method !== "GET" && /json/i.test(requestHeader(c, "content-type") ?? "")) {
     const text = await c.req.text();
     try {
       body = text === "" ? undefined : JSON.parse(text);
@@ -53,15 +54,16 @@ async function facts(c: Context<AppEnv>, wantsBody: boolean): Promise<RequestFac
   }
   const op = c.get("operation");
   const customerId = customerIdOf(op);
+  const apiKey = requestHeader(c, "x-api-key");
   return {
     method: c.req.method,
     path: c.req.path.slice(API_BASE.length),
     query: c.req.query(),
-    header: (name) => c.req.header(name),
+    header: (name) => requestHeader(c, name),
     body,
     ...(op && { operation: op.operationId }),
     ...(customerId !== undefined && { customerId }),
-    ...(c.req.header("X-Api-Key") !== undefined && { apiKey: c.req.header("X-Api-Key")! }),
+    ...(apiKey !== undefined && { apiKey }),
     shopId: c.get("shop").id,
   };
 }
@@ -125,7 +127,7 @@ export function applyScenarios(deps: ScenarioDeps): Gate {
   const { registry, latency } = deps;
   const decide = async (c: Context<AppEnv>): Promise<Response | undefined> => {
     if (latency !== undefined) await sleep(registry.drawDelay(latency), c.req.raw.signal);
-    const preferred = parsePrefer(c.req.header("Prefer"));
+    const preferred = parsePrefer(requestHeader(c, "prefer"));
     if (preferred) return apply(c, preferred, undefined, "forced by the Prefer header", registry);
     const shopId = c.get("shop").id;
     if (!registry.hasScenarios(shopId)) return undefined;
@@ -136,5 +138,5 @@ export function applyScenarios(deps: ScenarioDeps): Gate {
   };
   // Most requests meet no latency, no Prefer header and no scenario: they pass without a promise.
   return (c) =>
-    latency === undefined && c.req.header("Prefer") === undefined && !registry.hasScenarios(c.get("shop").id) ? undefined : decide(c);
+    latency === undefined && requestHeader(c, "prefer") === undefined && !registry.hasScenarios(c.get("shop").id) ? undefined : decide(c);
 }

@@ -1,12 +1,13 @@
 /**
  * The gateway runs the checks in front of API handlers as plain functions (src/http/gateway.ts):
  * in order, the first answer wins, a thrown error is answered like a handler's, and every API
- * request is recorded with the response it got, whoever wrote it.
+ * request is recorded with the response it got, whoever wrote it. Routes are mounted through it
+ * as one handler each, so a request that nothing makes wait is answered without a promise.
  */
-import { Hono } from "hono";
+import { createRoute, OpenAPIHono, z } from "@hono/zod-openapi";
 import { describe, expect, it } from "vitest";
 import type { AppEnv } from "../../src/http/env.js";
-import { gateway, type Gate } from "../../src/http/gateway.js";
+import { createGateway, throughGateway, type Gate } from "../../src/http/gateway.js";
 import { setHeader } from "../../src/http/respond.js";
 
 /** A gate that notes it ran, and answers with `status` when given one. */
@@ -14,7 +15,7 @@ type GateMaker = (name: string, status?: number) => Gate;
 
 function harness(gates: (gate: GateMaker, later: GateMaker) => { api: Gate[]; everyRequest?: Gate[] }) {
   const seen: string[] = [];
-  const recorded: { path: string; status: number }[] = [];
+  const recorded: { path: string; status: number; operation?: string }[] = [];
   const gate: GateMaker = (name, status) => (c) => {
     seen.push(name);
     if (status === undefined) return undefined;
@@ -25,28 +26,55 @@ function harness(gates: (gate: GateMaker, later: GateMaker) => { api: Gate[]; ev
     return gate(name, status)(c);
   };
   const { api, everyRequest = [] } = gates(gate, later);
-  const app = new Hono<AppEnv>();
-  app.use(
-    "*",
-    gateway({
-      everyRequest: [(c) => void setHeader(c, "X-Request-Id", "req_1"), ...everyRequest],
-      apiBase: "/api",
-      recorder: {
-        begin: () => ({ started: 0, at: 0 }),
-        finish: (c) => void recorded.push({ path: c.req.path, status: c.res.status }),
+  const gateway = createGateway({
+    everyRequest: [(c) => void setHeader(c, "X-Request-Id", "req_1"), ...everyRequest],
+    recorder: {
+      begin: (c, operation) => {
+        if (operation) c.set("operation", operation);
+        return { started: 0, at: 0 };
       },
-      apiGates: api,
-      onError: (error, c) => c.json({ error: String(error) }, 500),
-    }),
-  );
-  app.get("/api/thing", (c) => {
+      finish: (c) => {
+        const operation = c.get("operation");
+        recorded.push({ path: c.req.path, status: c.res.status, ...(operation && { operation: `${operation.operationId} ${JSON.stringify(operation.params)}` }) });
+      },
+    },
+    apiGates: api,
+    onError: (error, c) => c.json({ error: String(error) }, 500),
+  });
+  const apiRouter = new OpenAPIHono<AppEnv>({
+    defaultHook: (result, c) => (result.success ? undefined : c.json({ invalid: result.target }, 422)),
+  });
+  apiRouter.get("/thing", (c) => {
     seen.push("handler");
     return c.json({ ok: true });
   });
-  app.get("/docs", (c) => {
+  apiRouter.get("/boom", () => {
+    seen.push("boom");
+    throw new Error("handler broke");
+  });
+  // A documented route with a validator in front of its handler (a chain of two).
+  apiRouter.openapi(
+    createRoute({
+      method: "get",
+      path: "/things/{id}",
+      operationId: "getThing",
+      request: { params: z.object({ id: z.string() }), query: z.object({ n: z.string().regex(/^\d+$/) }) },
+      responses: { 200: { description: "a thing" } },
+    }),
+    (c) => {
+      seen.push("getThing");
+      return c.json({ id: c.req.valid("param").id, n: Number(c.req.valid("query").n) }, 200);
+    },
+  );
+  const docs = new OpenAPIHono<AppEnv>();
+  docs.get("/docs", (c) => {
     seen.push("docs");
     return c.text("docs");
   });
+  const app = new OpenAPIHono<AppEnv>();
+  app.route("/api", throughGateway(apiRouter, "/api", gateway.api, true));
+  app.route("/", throughGateway(docs, "", gateway.plain));
+  app.notFound((c) => gateway.plain(c, () => c.json({ notFound: true }, 404)));
   return { app, seen, recorded };
 }
 
@@ -105,5 +133,52 @@ describe("the gateway", () => {
     expect(res.headers.get("X-Request-Id")).toBe("req_1");
     expect(t.seen).toEqual(["preflight"]);
     expect(t.recorded).toEqual([]);
+  });
+
+  it("answers a request that no gate or handler makes wait without a promise; one that waits, with one", async () => {
+    const now = harness((gate) => ({ api: [gate("a")] }));
+    const res = now.app.fetch(new Request("http://sim.test/api/thing"));
+    expect(res).not.toBeInstanceOf(Promise);
+    expect((res as Response).status).toBe(200);
+    expect(now.recorded).toEqual([{ path: "/api/thing", status: 200 }]);
+
+    const waits = harness((_, later) => ({ api: [later("a")] }));
+    const pending = waits.app.fetch(new Request("http://sim.test/api/thing"));
+    expect(pending).toBeInstanceOf(Promise);
+    expect((await pending).status).toBe(200);
+  });
+
+  it("answers a handler that throws with the error handler, and records that answer", async () => {
+    const t = harness((gate) => ({ api: [gate("a")] }));
+    const res = await t.app.request("/api/boom");
+    expect(res.status).toBe(500);
+    expect(await res.json()).toEqual({ error: "Error: handler broke" });
+    expect(res.headers.get("X-Request-Id")).toBe("req_1");
+    expect(t.seen).toEqual(["a", "boom"]);
+    expect(t.recorded).toEqual([{ path: "/api/boom", status: 500 }]);
+  });
+
+  it("runs a route's validator after the gates: its refusal ends the request and is recorded with the operation", async () => {
+    const t = harness((gate) => ({ api: [gate("a")] }));
+    const refused = await t.app.request("/api/things/x%20y?n=seven");
+    expect(refused.status).toBe(422);
+    expect(await refused.json()).toEqual({ invalid: "query" });
+    expect(refused.headers.get("X-Request-Id")).toBe("req_1");
+    const res = await t.app.request("/api/things/x%20y?n=7");
+    expect(res.status).toBe(200);
+    expect(await res.json()).toEqual({ id: "x y", n: 7 });
+    expect(t.seen).toEqual(["a", "a", "getThing"]);
+    expect(t.recorded).toEqual([
+      { path: "/api/things/x y", status: 422, operation: 'getThing {"id":"x y"}' },
+      { path: "/api/things/x y", status: 200, operation: 'getThing {"id":"x y"}' },
+    ]);
+  });
+
+  it("a gate's early answer keeps the route's validator and handler from running", async () => {
+    const t = harness((gate) => ({ api: [gate("auth", 401)] }));
+    const res = await t.app.request("/api/things/1?n=seven");
+    expect(res.status).toBe(401);
+    expect(t.seen).toEqual(["auth"]);
+    expect(t.recorded).toEqual([{ path: "/api/things/1", status: 401, operation: 'getThing {"id":"1"}' }]);
   });
 });
