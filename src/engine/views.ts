@@ -116,7 +116,50 @@ export function nextRewardFor(program: Program, balance: number): RewardRecord |
   return list[i] ?? list[list.length - 1];
 }
 
+/**
+ * The last view of the customers most recently shown one by one. While nothing in a customer's
+ * view changes the same (frozen) object is handed out again, and the HTTP layer keeps a frozen
+ * value's JSON text (see `http/respond.ts`): an unchanged customer is serialised once, not on
+ * every request. Bounded, so a client walking through 100k customers leaves no 100k copies behind;
+ * pages of customers are not kept (a page is serialised whole anyway).
+ */
+const recentViews = new Map<CustomerRecord, Customer>();
+const RECENT_VIEWS = 1024;
+
+/** The customer as the API shows it. With its next reward (as one customer is shown), a read-only (frozen) object. */
 export function customerView(store: ShopStore, c: CustomerRecord, withNextReward: boolean): Customer {
+  const view = freshCustomerView(store, c, withNextReward);
+  if (!withNextReward) return view;
+  const last = recentViews.get(c);
+  if (last !== undefined && sameFields(last, view)) return last;
+  if (last !== undefined) recentViews.delete(c);
+  else if (recentViews.size >= RECENT_VIEWS) recentViews.delete(recentViews.keys().next().value!);
+  recentViews.set(c, deepFreeze(view));
+  return view;
+}
+
+/** Whether `a` and `b` have the same fields with the same values, nested objects compared alike. */
+export function sameFields(a: object, b: object): boolean {
+  let fields = 0;
+  for (const key in b) {
+    fields++;
+    const x = (a as Record<string, unknown>)[key];
+    const y = (b as Record<string, unknown>)[key];
+    if (x !== y && !(typeof x === "object" && typeof y === "object" && x !== null && y !== null && sameFields(x, y))) return false;
+  }
+  for (const _ in a) fields--;
+  return fields === 0;
+}
+
+function deepFreeze<T extends object>(value: T): T {
+  for (const key in value) {
+    const field = value[key];
+    if (typeof field === "object" && field !== null) deepFreeze(field);
+  }
+  return Object.freeze(value);
+}
+
+function freshCustomerView(store: ShopStore, c: CustomerRecord, withNextReward: boolean): Customer {
   const program = store.data.program;
   const tier = program.tiers.find((t) => t.id === c.vipTierId);
   const next = nextRewardFor(program, c.balance);

@@ -18,10 +18,29 @@ export function setHeader(c: Context<AppEnv>, name: string, value: string): void
 }
 
 export function sendJson(c: Context<AppEnv>, body: unknown, status: StatusCode, headers: Record<string, string> = {}): Response {
-  const text = JSON.stringify(body);
+  return sendJsonText(c, JSON.stringify(body), status, headers);
+}
+
+/** A response whose body is the JSON text `text`. */
+export function sendJsonText(c: Context<AppEnv>, text: string, status: StatusCode, headers: Record<string, string> = {}): Response {
   c.set("responseText", text);
   c.set("outHeadersSent", true);
   return new Response(text, { status, headers: withHeaders({ ...c.get("outHeaders"), "Content-Type": "application/json" }, headers) });
+}
+
+/**
+ * JSON texts of frozen objects (the engine hands out a customer's view again, frozen, while it
+ * has not changed), kept for as long as the object lives. Only deeply frozen objects may be
+ * frozen at the top: their text can never change.
+ */
+const frozenJson = new WeakMap<object, string>();
+
+/** `JSON.stringify(value)`, kept for a frozen object. */
+export function jsonText(value: unknown): string | undefined {
+  if (typeof value !== "object" || value === null || !Object.isFrozen(value)) return JSON.stringify(value);
+  let text = frozenJson.get(value);
+  if (text === undefined) frozenJson.set(value, (text = JSON.stringify(value)));
+  return text;
 }
 
 /** `base` with `extra` laid over it; header names compare without case, so none is sent twice. */

@@ -13,7 +13,7 @@ import type { Page } from "../engine/pagination.js";
 import { ERROR_CATALOG, type ErrorCode } from "../engine/errors.js";
 import type { AppEnv } from "./env.js";
 import { sendError, validationError } from "./errors.js";
-import { sendJson } from "./respond.js";
+import { jsonText, sendJsonText } from "./respond.js";
 import { ErrorEnvelopeSchema } from "./schemas.js";
 
 export function createRouter() {
@@ -125,12 +125,12 @@ export function apiRoute<const I extends ApiRouteInput>(input: I) {
 type Json<B> = Response & TypedResponse<JSONParsed<B>, 200, "json">;
 
 export function ok<T>(c: Context<AppEnv>, data: T): Json<{ success: true; data: T; timestamp: string }> {
-  return sendJson(c, { success: true, data, timestamp: isoTimestamp(c.get("clock").now()) }, 200) as never;
+  return sendEnvelope(c, data) as never;
 }
 
 /** A small reference list, returned whole with `meta.count`. */
 export function okList<T>(c: Context<AppEnv>, items: T[]): Json<{ success: true; data: T[]; meta: { count: number }; timestamp: string }> {
-  return sendJson(c, { success: true, data: items, meta: { count: items.length }, timestamp: isoTimestamp(c.get("clock").now()) }, 200) as never;
+  return sendEnvelope(c, items, { count: items.length }) as never;
 }
 
 /** A cursor-paginated page with `meta.pagination`. */
@@ -138,5 +138,15 @@ export function okPage<T>(
   c: Context<AppEnv>,
   page: Page<T>,
 ): Json<{ success: true; data: T[]; meta: { pagination: Page<T>["pagination"] }; timestamp: string }> {
-  return sendJson(c, { success: true, data: page.items, meta: { pagination: page.pagination }, timestamp: isoTimestamp(c.get("clock").now()) }, 200) as never;
+  return sendEnvelope(c, page.items, { pagination: page.pagination }) as never;
+}
+
+/**
+ * `{ success: true, data, meta, timestamp }` as JSON, written out piece by piece so that a
+ * frozen `data` (an unchanged customer) brings its kept text (see `jsonText`).
+ */
+function sendEnvelope(c: Context<AppEnv>, data: unknown, meta?: object): Response {
+  const dataText = jsonText(data);
+  const text = `{"success":true${dataText === undefined ? "" : `,"data":${dataText}`}${meta ? `,"meta":${JSON.stringify(meta)}` : ""},"timestamp":"${isoTimestamp(c.get("clock").now())}"}`;
+  return sendJsonText(c, text, 200);
 }
