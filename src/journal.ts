@@ -105,6 +105,8 @@ const textsOf = (e: JournalRecord): (string | null)[] => [
   e.scenario === null ? null : JSON.stringify(e.scenario),
 ];
 const NULL_LENGTH = -1;
+/** Bytes a slot starts with: 1000 slots take 4 MiB. */
+const SLOT_BYTES = 4096;
 
 /**
  * A ring of journal entries kept outside the JavaScript heap: each slot's text in a Buffer of its
@@ -147,11 +149,13 @@ class Slots {
       if (value !== null) text += value;
     }
     let buffer = this.#bytes[slot];
-    // A UTF-16 unit takes at most 3 bytes: count them exactly only when that could overflow.
+    // A UTF-16 unit takes at most 3 bytes: count them exactly only when that could overflow, which
+    // a slot's first 4 KiB rule out for the usual entry (a customer and its request: ~600 units).
+    // (Writing the fields one by one instead of joined measured slower.)
     if (buffer === undefined || buffer.length < text.length * 3) {
       const needed = Buffer.byteLength(text);
       if (buffer === undefined || buffer.length < needed) {
-        buffer = Buffer.allocUnsafeSlow(Math.max(1024, 2 ** Math.ceil(Math.log2(needed + 1))));
+        buffer = Buffer.allocUnsafeSlow(Math.max(SLOT_BYTES, 2 ** Math.ceil(Math.log2(needed + 1))));
         this.#bytes[slot] = buffer;
       }
     }
