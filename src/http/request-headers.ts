@@ -14,20 +14,28 @@ interface NodeBindings {
   incoming?: { rawHeaders?: string[] };
 }
 
-/** The request's `name` header, or undefined. `name` is matched without regard to case. */
+/** The request's `name` header (a lower-case name), or undefined. Names are matched without regard to case. */
 export function requestHeader(c: Context<AppEnv>, name: string): string | undefined {
   const raw = (c.env as NodeBindings | undefined)?.incoming?.rawHeaders;
   if (raw === undefined) return c.req.header(name);
-  let lower: string | undefined;
   let value: string | undefined;
   for (let i = 0; i < raw.length; i += 2) {
     const rawName = raw[i]!;
-    if (rawName.length !== name.length) continue;
-    if (rawName !== name && rawName.toLowerCase() !== (lower ??= name.toLowerCase())) continue;
+    if (rawName.length !== name.length || !sameName(rawName, name)) continue;
     const rawValue = trimmed(raw[i + 1]!);
     value = value === undefined ? rawValue : `${value}, ${rawValue}`;
   }
   return value;
+}
+
+/** Whether `rawName` is `lower` (of the same length) but for the case of its letters, without making a lower-case copy. */
+function sameName(rawName: string, lower: string): boolean {
+  for (let i = 0; i < lower.length; i++) {
+    const a = rawName.charCodeAt(i);
+    const b = lower.charCodeAt(i);
+    if (a !== b && !(a >= 65 && a <= 90 && a + 32 === b)) return false;
+  }
+  return true;
 }
 
 const isSpace = (code: number) => code === 32 || code === 9;

@@ -12,9 +12,10 @@ import type { AppEnv } from "./env.js";
 
 /** Adds a header to the response this request will get, whichever code writes it. */
 export function setHeader(c: Context<AppEnv>, name: string, value: string): void {
-  const headers = c.get("outHeaders");
-  if (headers) headers[name] = value;
-  else c.set("outHeaders", { [name]: value });
+  let headers = c.get("outHeaders");
+  // Not `{ [name]: value }`: a computed key is defined through the runtime, on every request.
+  if (!headers) c.set("outHeaders", (headers = {}));
+  headers[name] = value;
 }
 
 export function sendJson(c: Context<AppEnv>, body: unknown, status: StatusCode, headers: Record<string, string> = {}): Response {
@@ -25,7 +26,10 @@ export function sendJson(c: Context<AppEnv>, body: unknown, status: StatusCode, 
 export function sendJsonText(c: Context<AppEnv>, text: string, status: StatusCode, headers: Record<string, string> = {}): Response {
   c.set("responseText", text);
   c.set("outHeadersSent", true);
-  return new Response(text, { status, headers: withHeaders({ ...c.get("outHeaders"), "Content-Type": "application/json" }, headers) });
+  // The gathered headers themselves go out: they are this request's, and sent once.
+  const out = c.get("outHeaders") ?? {};
+  out["Content-Type"] = "application/json";
+  return new Response(text, { status, headers: withHeaders(out, headers) });
 }
 
 /**

@@ -59,7 +59,7 @@ async function facts(c: Context<AppEnv>, wantsBody: boolean): Promise<RequestFac
     method: c.req.method,
     path: c.req.path.slice(API_BASE.length),
     query: c.req.query(),
-    header: (name) => requestHeader(c, name),
+    header: (name) => requestHeader(c, name.toLowerCase()),
     body,
     ...(op && { operation: op.operationId }),
     ...(customerId !== undefined && { customerId }),
