@@ -20,6 +20,7 @@ import { docsRouter } from "./http/docs.js";
 import { sendError } from "./http/errors.js";
 import { createGateway, throughGateway, type Gate } from "./http/gateway.js";
 import { requestHeader } from "./http/request-headers.js";
+import { requestPath } from "./http/path.js";
 import { setHeader } from "./http/respond.js";
 import { API_BASE, createRouter } from "./http/router.js";
 import { openApiConfig } from "./openapi.js";
@@ -105,7 +106,7 @@ export function createApp(deps: AppDeps) {
   const limiter = new RateLimiter(engine.clock);
   const registry = new ScenarioRegistry(deps.scenarios ?? [], engine.clock, deps.seed ?? 1);
   const journal = new Journal(deps.journalSize ?? 1000);
-  const app = createRouter();
+  const app = createRouter({ getPath: requestPath });
 
   let requestCounter = 0;
   const identify: Gate = (c) => {

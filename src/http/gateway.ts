@@ -16,7 +16,7 @@ import type { OpenAPIHono } from "@hono/zod-openapi";
 import type { Context, Handler } from "hono";
 import type { OperationRef } from "../scenarios/operations.js";
 import type { AppEnv } from "./env.js";
-import type { RequestRecorder } from "./recording.js";
+import type { Arrival, RequestRecorder } from "./recording.js";
 import { applyHeaders } from "./respond.js";
 
 type MaybePromise<T> = T | Promise<T>;
@@ -25,7 +25,7 @@ type MaybePromise<T> = T | Promise<T>;
 export type Gate = (c: Context<AppEnv>) => MaybePromise<Response | undefined>;
 
 /** What answers once the gates let a request through: the route's own handlers. */
-export type Inner = () => MaybePromise<Response>;
+export type Inner = (c: Context<AppEnv>) => MaybePromise<Response>;
 
 /** `f(value)`, without a promise unless `value` is one. */
 function then<T, U>(value: MaybePromise<T>, f: (value: T) => MaybePromise<U>): MaybePromise<U> {
@@ -64,37 +64,62 @@ export interface Gateway {
 
 export function createGateway(options: GatewayOptions): Gateway {
   const { everyRequest, recorder, apiGates, onError } = options;
+  // Written without a closure per request: on the path nothing makes wait, every step is a plain
+  // call, and a promise appears only once a gate or a handler returns one.
 
-  /** `answer`, or what `next` answers when it is undefined; a thrown error or a rejection is answered by `onError`. */
-  const orElse = (c: Context<AppEnv>, answer: () => MaybePromise<Response | undefined>, next: Inner): MaybePromise<Response> => {
+  /** The first answer of `gates`, else `inner`'s; a thrown error or a rejection is answered by `onError`. */
+  const answer = (c: Context<AppEnv>, gates: readonly Gate[], inner: Inner): MaybePromise<Response> => {
+    let res: MaybePromise<Response>;
     try {
-      const res = then(answer(), (res) => res ?? next());
-      return res instanceof Promise ? res.catch((error: unknown) => onError(error, c)) : res;
+      const early = runGates(c, gates);
+      res = early === undefined ? inner(c) : early instanceof Promise ? early.then((found) => found ?? inner(c)) : early;
     } catch (error) {
       return onError(error, c);
     }
+    return res instanceof Promise ? res.catch((error: unknown) => onError(error, c)) : res;
   };
   /** The response, with the headers gathered on the way (request id, CORS, quota) on it. */
-  const send = (c: Context<AppEnv>, res: Response, alreadySet?: Response): Response => {
-    // Hono's `c.res = ` copies a response it replaces into a new one: set it once only.
-    if (res !== alreadySet) c.res = res;
+  const send = (c: Context<AppEnv>, res: Response): Response => {
+    c.res = res;
+    return sent(c);
+  };
+  const sent = (c: Context<AppEnv>): Response => {
     applyHeaders(c);
     return c.res;
   };
+  /** Journals the answer of an API request; the journal reads it from `c.res`. */
+  const record = (c: Context<AppEnv>, res: Response, arrival: Arrival): MaybePromise<Response> => {
+    // Hono's `c.res = ` copies a response it replaces into a new one: it is set once only.
+    c.res = res;
+    const recorded = recorder.finish(c, arrival);
+    return recorded instanceof Promise ? recorded.then(() => sent(c)) : sent(c);
+  };
+  const apiRequest = (c: Context<AppEnv>, inner: Inner, operation: OperationRef | undefined): MaybePromise<Response> => {
+    const arrival = recorder.begin(c, operation);
+    const res = answer(c, apiGates, inner);
+    return res instanceof Promise ? res.then((r) => record(c, r, arrival)) : record(c, res, arrival);
+  };
 
   return {
-    plain: (c, inner) => then(orElse(c, () => runGates(c, everyRequest), inner), (res) => send(c, res)),
+    plain: (c, inner) => {
+      const res = answer(c, everyRequest, inner);
+      return res instanceof Promise ? res.then((r) => send(c, r)) : send(c, res);
+    },
     api: (c, inner, operation) => {
-      let recorded: Response | undefined;
-      const pass = () => {
-        const arrival = recorder.begin(c, operation);
-        return then(orElse(c, () => runGates(c, apiGates), inner), (res) => {
-          // The journal reads the response from `c.res`.
-          c.res = recorded = res;
-          return then(recorder.finish(c, arrival), () => res);
-        });
-      };
-      return then(orElse(c, () => runGates(c, everyRequest), pass), (res) => send(c, res, recorded));
+      // The every-request gates first: a CORS preflight is answered before, and without, the API's checks.
+      let early: MaybePromise<Response | undefined>;
+      try {
+        early = runGates(c, everyRequest);
+      } catch (error) {
+        early = onError(error, c);
+      }
+      if (early instanceof Promise) {
+        return early.then(
+          (res) => (res ? send(c, res) : apiRequest(c, inner, operation)),
+          (error: unknown) => then(onError(error, c), (res) => send(c, res)),
+        );
+      }
+      return early ? send(c, early) : apiRequest(c, inner, operation);
     },
   };
 }
@@ -147,9 +172,8 @@ export function throughGateway<R extends OpenAPIHono<AppEnv, any, any>>(router: 
   const fresh = new (router.constructor as new () => R)();
   for (const { method, path, handlers } of routes.values()) {
     const op = operations?.get(`${method} ${path}`);
-    fresh.on(method, path, (c: Context<AppEnv>) =>
-      wrap(c, () => runChain(c, handlers, 0), op && { operationId: op.operationId, template: op.template, params: c.req.param() }),
-    );
+    const run: Inner = (c) => runChain(c, handlers, 0);
+    fresh.on(method, path, (c: Context<AppEnv>) => wrap(c, run, op && { operationId: op.operationId, template: op.template, params: c.req.param() }));
   }
   fresh.openAPIRegistry = router.openAPIRegistry;
   return fresh;

@@ -16,8 +16,10 @@ import { sendError, validationError } from "./errors.js";
 import { jsonText, sendJsonText } from "./respond.js";
 import { ErrorEnvelopeSchema } from "./schemas.js";
 
-export function createRouter() {
+/** A router; `getPath` for the app at the top, the one that routes requests. */
+export function createRouter(options: { getPath?: (request: Request) => string } = {}) {
   const router = new OpenAPIHono<AppEnv>({
+    ...options,
     defaultHook: (result, c) => {
       if (!result.success) {
         const where = result.target === "json" ? "body" : result.target === "param" ? "path" : result.target === "query" ? "query" : "header";
