@@ -7,6 +7,7 @@ import { setFlagsFromString } from "node:v8";
 import { VERSION } from "../version.js";
 import { HELP, parseCli } from "./args.js";
 import { createLogger } from "./logger.js";
+import type { RequestLogLine } from "../http/recording.js";
 
 /** Problems of the user's input (bad option, fixture, scenario or data file): exit code 2, no stack. */
 const USAGE_ERRORS = new Set(["ConfigError", "FixtureError", "ScenarioError", "DataFileError"]);
@@ -44,7 +45,8 @@ async function main(): Promise<void> {
   const log = createLogger(config);
   const sim = await listen(config, {
     onBug: (error) => log.error("loyalty-sim: internal error:", error),
-    onRequest: (line) => log.request(line),
+    // A silent log needs no request lines: none is built.
+    ...(log.logsRequests && { onRequest: (line: RequestLogLine) => log.request(line) }),
     dataFileHooks: {
       onFlush: (info) => log.debug("data file written", { ...info }),
       onError: (error) => log.error(`loyalty-sim: could not write ${config.data}:`, error),

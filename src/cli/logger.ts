@@ -8,6 +8,8 @@ import type { RequestLogLine } from "../http/recording.js";
 const LEVELS = { debug: 10, info: 20, warn: 30, error: 40, silent: 100 } as const;
 
 export interface Logger {
+  /** Whether any request line can be written (a fault or a 5xx is a warning, the rest info). */
+  readonly logsRequests: boolean;
   request(line: RequestLogLine): void;
   info(message: string): void;
   debug(message: string, fields?: Record<string, unknown>): void;
@@ -24,6 +26,7 @@ export function createLogger(config: Pick<SimulatorConfig, "logLevel" | "logForm
     stream.write(json ? `${JSON.stringify({ time: new Date().toISOString(), level, ...fields })}\n` : `${text}\n`);
   };
   return {
+    logsRequests: LEVELS.warn >= threshold,
     request(line) {
       // Server errors and faults are warnings: something a test run should notice.
       const level = line.status === null || line.status >= 500 ? "warn" : "info";
