@@ -105,8 +105,8 @@ const textsOf = (e: JournalRecord): (string | null)[] => [
   e.scenario === null ? null : JSON.stringify(e.scenario),
 ];
 const NULL_LENGTH = -1;
-/** Bytes a slot starts with: 1000 slots take 4 MiB. */
-const SLOT_BYTES = 4096;
+/** Bytes a slot starts with: 1000 slots take 2 MiB. */
+const SLOT_BYTES = 2048;
 
 /**
  * A ring of journal entries kept outside the JavaScript heap: each slot's text in a Buffer of its
@@ -150,7 +150,7 @@ class Slots {
     }
     let buffer = this.#bytes[slot];
     // A UTF-16 unit takes at most 3 bytes: count them exactly only when that could overflow, which
-    // a slot's first 4 KiB rule out for the usual entry (a customer and its request: ~600 units).
+    // a slot's first 2 KiB rule out for the usual entry (a customer and its request: ~600 units).
     // (Writing the fields one by one instead of joined measured slower.)
     if (buffer === undefined || buffer.length < text.length * 3) {
       const needed = Buffer.byteLength(text);

@@ -14,7 +14,9 @@ export interface OperationRef {
   params: Record<string, string>;
 }
 
+const CUSTOMER_PATH = `${API_BASE}/customers/{id}`;
+
 /** The customer a request is about: the `{id}` of a `/customers/{id}...` API operation. */
 export function customerIdOf(operation: OperationRef | undefined): string | undefined {
-  return operation?.template.startsWith(`${API_BASE}/customers/{id}`) ? operation.params.id : undefined;
+  return operation?.template.startsWith(CUSTOMER_PATH) ? operation.params.id : undefined;
 }
