@@ -39,8 +39,9 @@ export function createRouter(options: { getPath?: (request: Request) => string }
     const { middleware: _middleware, hide, ...documented } = route;
     if (!hide) router.openAPIRegistry.registerPath(documented);
     const { params: _params, ...request } = route.request!;
-    const passParams: Handler = (c, next) => {
-      c.req.addValidatedData("param", c.req.param());
+    const passParams: Handler<AppEnv> = (c, next) => {
+      // The gateway has decoded them already for the operation it names.
+      c.req.addValidatedData("param", c.get("operation")?.params ?? c.req.param());
       return handler(c, next);
     };
     return openapi({ ...route, hide: true, request }, passParams as never, hook);
