@@ -113,7 +113,6 @@ export function createApp(deps: AppDeps) {
     c.set("clock", engine.clock);
     // A client's own request id is kept, so its logs and ours line up.
     const requestId = requestHeader(c, "x-request-id") ?? `req_${(++requestCounter).toString(36).padStart(6, "0")}`;
-    c.set("requestId", requestId);
     setHeader(c, "X-Request-Id", requestId);
     const idempotencyKey = requestHeader(c, "idempotency-key");
     if (idempotencyKey !== undefined) setHeader(c, "Idempotency-Key", idempotencyKey);

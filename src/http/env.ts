@@ -3,8 +3,12 @@ import type { Clock } from "../engine/clock.js";
 import type { ShopEngine } from "../engine/shop-engine.js";
 import type { OperationRef } from "../scenarios/operations.js";
 import type { Decision } from "../scenarios/registry.js";
+import type { Outgoing } from "./respond.js";
 
-/** Read these with `c.get(...)`: hono builds a fresh object on every `c.var` access. */
+/**
+ * Read these with `c.get(...)`: hono builds a fresh object on every `c.var` access. They live in a
+ * Map that grows (a rehash) once a request sets a fifth: a usual request sets four.
+ */
 export interface AppEnv {
   Variables: {
     clock: Clock;
@@ -16,13 +20,7 @@ export interface AppEnv {
     decision?: Pick<Decision, "scenario" | "rule" | "ruleName">;
     /** A network fault that answered instead of a response. */
     fault?: string;
-    /** The JSON text of the response the app wrote, kept for the journal. */
-    responseText?: string;
-    /** This request's id (a client's own X-Request-Id, or ours). */
-    requestId: string;
-    /** Response headers gathered so far (see http/respond.ts). */
-    outHeaders?: Record<string, string>;
-    /** Whether the response was written with them already. */
-    outHeadersSent?: boolean;
+    /** What the response will carry, gathered while the request runs (see http/respond.ts). */
+    out?: Outgoing;
   };
 }

@@ -8,6 +8,7 @@ import type { Engine } from "../engine/engine.js";
 import type { Journal } from "../journal.js";
 import { customerIdOf, type OperationRef } from "../scenarios/operations.js";
 import { requestHeader } from "./request-headers.js";
+import { gatheredHeader, sentJsonText } from "./respond.js";
 import type { AppEnv } from "./env.js";
 
 /** What the request log shows of a request. */
@@ -54,14 +55,14 @@ export class RequestRecorder {
       fault,
       ms: durationMs,
       scenario: decision ? `${decision.scenario}#${decision.rule}` : null,
-      requestId: c.get("requestId"),
+      requestId: gatheredHeader(c, "X-Request-Id") ?? null,
     });
     if (this.journal.capacity === 0) return;
     const hasBody = c.req.method !== "GET" && c.req.method !== "HEAD";
     // Responses written by the app leave their text behind (see http/respond.ts); only one made
     // elsewhere has to be cloned and read, and only a request with a body is read again (from
     // hono's cache: the JSON check or the validator has read it already).
-    const sentText = status === null ? "" : c.get("responseText");
+    const sentText = status === null ? "" : sentJsonText(c);
     if (!hasBody && sentText !== undefined) return this.#journal(c, arrival, status, fault, durationMs, decision, "", sentText);
     return (async () => {
       const requestText = hasBody ? await c.req.text().catch(() => "") : "";
@@ -96,7 +97,7 @@ export class RequestRecorder {
       fault,
       responseText,
       // sendJson's answers are JSON; reading `res.headers` would make the Node adapter rebuild them.
-      responseType: c.get("outHeadersSent") ? "application/json" : c.res.headers.get("Content-Type"),
+      responseType: sentJsonText(c) !== undefined ? "application/json" : c.res.headers.get("Content-Type"),
       durationMs,
       scenario: decision,
     });

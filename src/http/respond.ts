@@ -10,12 +10,34 @@ import type { Context } from "hono";
 import type { StatusCode } from "hono/utils/http-status";
 import type { AppEnv } from "./env.js";
 
+/** What a request's response will carry, gathered while it runs. */
+export interface Outgoing {
+  /** Response headers gathered so far (the request id, CORS, the quota). */
+  headers: Record<string, string>;
+  /** The JSON text of the response the app wrote, with `headers`; kept for the journal. */
+  text?: string;
+}
+
+function outgoing(c: Context<AppEnv>): Outgoing {
+  let out = c.get("out");
+  if (!out) c.set("out", (out = { headers: {} }));
+  return out;
+}
+
 /** Adds a header to the response this request will get, whichever code writes it. */
 export function setHeader(c: Context<AppEnv>, name: string, value: string): void {
-  let headers = c.get("outHeaders");
   // Not `{ [name]: value }`: a computed key is defined through the runtime, on every request.
-  if (!headers) c.set("outHeaders", (headers = {}));
-  headers[name] = value;
+  outgoing(c).headers[name] = value;
+}
+
+/** A response header gathered so far (the request id, for the log). */
+export function gatheredHeader(c: Context<AppEnv>, name: string): string | undefined {
+  return c.get("out")?.headers[name];
+}
+
+/** The JSON text of the response, when the app wrote it (`sendJson`); else undefined. */
+export function sentJsonText(c: Context<AppEnv>): string | undefined {
+  return c.get("out")?.text;
 }
 
 export function sendJson(c: Context<AppEnv>, body: unknown, status: StatusCode, headers: Record<string, string> = {}): Response {
@@ -24,12 +46,11 @@ export function sendJson(c: Context<AppEnv>, body: unknown, status: StatusCode, 
 
 /** A response whose body is the JSON text `text`. */
 export function sendJsonText(c: Context<AppEnv>, text: string, status: StatusCode, headers: Record<string, string> = {}): Response {
-  c.set("responseText", text);
-  c.set("outHeadersSent", true);
+  const out = outgoing(c);
+  out.text = text;
   // The gathered headers themselves go out: they are this request's, and sent once.
-  const out = c.get("outHeaders") ?? {};
-  out["Content-Type"] = "application/json";
-  return new Response(text, { status, headers: withHeaders(out, headers) });
+  out.headers["Content-Type"] = "application/json";
+  return new Response(text, { status, headers: withHeaders(out.headers, headers) });
 }
 
 /**
@@ -59,7 +80,8 @@ function withHeaders(base: Record<string, string>, extra: Record<string, string>
 
 /** For responses written some other way (`c.json`, `c.body`): puts the gathered headers on them. */
 export function applyHeaders(c: Context<AppEnv>): void {
-  const headers = c.get("outHeaders");
-  if (!headers || c.get("outHeadersSent")) return;
+  const out = c.get("out");
+  if (!out || out.text !== undefined) return;
+  const headers = out.headers;
   for (const [name, value] of Object.entries(headers)) if (!c.res.headers.has(name)) c.res.headers.set(name, value);
 }
