@@ -7,6 +7,7 @@ import { parseConfig, type SimulatorOptions } from "./config.js";
 import type { SimClock } from "./engine/clock.js";
 import type { ErrorCode } from "./engine/errors.js";
 import { FAULT_HEADER } from "./scenarios/gate.js";
+import { API_BASE } from "./http/base.js";
 import { buildSimulator, type BuiltSimulator } from "./simulator.js";
 import type { ScenarioInput } from "./scenarios/schema.js";
 
@@ -141,6 +142,6 @@ export function createSimulator(options: SimulatorOptions & { clock?: SimClock }
     control: createControlClient(fetchFn, IN_PROCESS_ORIGIN),
     apiKey: built.shop.access.apiKey,
     apiSecret: built.shop.access.apiSecret,
-    baseUrl: `${IN_PROCESS_ORIGIN}/rest_api/v1`,
+    baseUrl: `${IN_PROCESS_ORIGIN}${API_BASE}`,
   };
 }

@@ -55,8 +55,7 @@ function onlyPlainStrings(schema: unknown): boolean {
   return shape !== undefined && Object.values(shape).every((field) => field._zod?.def.type === "string" && !field._zod.def.checks?.length);
 }
 
-/** Base path of the API, as production. */
-export const API_BASE = "/rest_api/v1";
+export { API_BASE } from "./base.js";
 
 const RATE_HEADERS = {
   "X-RateLimit-Limit": { description: "Requests allowed per hour", schema: { type: "integer" as const } },

@@ -7,6 +7,7 @@
 import { seededRandom, type RandomSource } from "../engine/random.js";
 import type { Clock } from "../engine/clock.js";
 import type { Respond, Rule, Scenario } from "./schema.js";
+import { API_BASE } from "../http/base.js";
 
 /** What a rule can match on, gathered once per request. */
 export interface RequestFacts {
@@ -57,11 +58,9 @@ export interface ScenarioSummary {
   rules: { index: number; name?: string; match: Rule["match"]; respond: Respond; hits: number; matches: number; remaining: number | null; spent: boolean }[];
 }
 
-const BASE = "/rest_api/v1";
-
 /** `{param}` is one segment, `*` any text within a segment, `**` any number of segments. */
 export function pathPattern(pattern: string): RegExp {
-  const relative = pattern.startsWith(`${BASE}/`) ? pattern.slice(BASE.length) : pattern;
+  const relative = pattern.startsWith(`${API_BASE}/`) ? pattern.slice(API_BASE.length) : pattern;
   let out = "";
   for (let i = 0; i < relative.length; i++) {
     const ch = relative[i]!;
