@@ -5,7 +5,7 @@
  */
 import type { Context } from "hono";
 import type { Engine } from "../engine/engine.js";
-import type { Journal } from "../journal.js";
+import type { Journal, JournalRecord } from "../journal.js";
 import { customerIdOf, type OperationRef } from "../scenarios/operations.js";
 import { requestHeader } from "./request-headers.js";
 import { gatheredHeader, sentJsonText } from "./respond.js";
@@ -58,30 +58,9 @@ export class RequestRecorder {
       requestId: gatheredHeader(c, "X-Request-Id") ?? null,
     });
     if (this.journal.capacity === 0) return;
-    const hasBody = c.req.method !== "GET" && c.req.method !== "HEAD";
-    // Responses written by the app leave their text behind (see http/respond.ts); only one made
-    // elsewhere has to be cloned and read, and only a request with a body is read again (from
-    // hono's cache: the JSON check or the validator has read it already).
-    const sentText = status === null ? "" : sentJsonText(c);
-    if (!hasBody && sentText !== undefined) return this.#journal(c, arrival, status, fault, durationMs, decision, "", sentText);
-    return (async () => {
-      const requestText = hasBody ? await c.req.text().catch(() => "") : "";
-      this.#journal(c, arrival, status, fault, durationMs, decision, requestText, sentText ?? (await c.res.clone().text()));
-    })();
-  }
-
-  #journal(
-    c: Context<AppEnv>,
-    arrival: Arrival,
-    status: number | null,
-    fault: string | null,
-    durationMs: number,
-    decision: NonNullable<AppEnv["Variables"]["decision"]> | null,
-    requestText: string,
-    responseText: string,
-  ): void {
     const operation = c.get("operation");
-    this.journal.add({
+    const sentText = status === null ? "" : sentJsonText(c);
+    const record: JournalRecord = {
       id: 0,
       at: arrival.at,
       // Set by the credentials check only when both headers were right.
@@ -91,15 +70,25 @@ export class RequestRecorder {
       url: c.req.url,
       operation: operation?.operationId ?? null,
       customerId: customerIdOf(operation) ?? null,
-      requestText,
+      requestText: "",
       requestType: requestHeader(c, "content-type") ?? null,
       status,
       fault,
-      responseText,
+      responseText: sentText ?? "",
       // sendJson's answers are JSON; reading `res.headers` would make the Node adapter rebuild them.
       responseType: sentJsonText(c) !== undefined ? "application/json" : c.res.headers.get("Content-Type"),
       durationMs,
       scenario: decision,
-    });
+    };
+    const hasBody = record.method !== "GET" && record.method !== "HEAD";
+    // Responses written by the app leave their text behind (see http/respond.ts); only one made
+    // elsewhere has to be cloned and read, and only a request with a body is read again (from
+    // hono's cache: the JSON check or the validator has read it already).
+    if (!hasBody && sentText !== undefined) return this.journal.add(record);
+    return (async () => {
+      if (hasBody) record.requestText = await c.req.text().catch(() => "");
+      if (sentText === undefined) record.responseText = await c.res.clone().text();
+      this.journal.add(record);
+    })();
   }
 }
