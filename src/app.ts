@@ -17,7 +17,7 @@ import type { Engine } from "./engine/engine.js";
 import { DomainError } from "./engine/errors.js";
 import { checkCredentials, checkJsonBody, RateLimiter } from "./http/auth.js";
 import { docsRouter } from "./http/docs.js";
-import { sendError } from "./http/errors.js";
+import { sendError, sendNoRoute } from "./http/errors.js";
 import { createGateway, throughGateway, type Gate } from "./http/gateway.js";
 import { requestHeader } from "./http/request-headers.js";
 import { requestPath } from "./http/path.js";
@@ -175,9 +175,7 @@ export function createApp(deps: AppDeps) {
 
   // A path under the API base that no route has is still an API request: checked and recorded.
   const isApi = (path: string) => path.startsWith(API_BASE) && (path.length === API_BASE.length || path[API_BASE.length] === "/");
-  app.notFound((c) =>
-    (isApi(c.req.path) ? gateway.api : gateway.plain)(c, () => sendError(c, new DomainError("NOT_FOUND", `No route for ${c.req.method} ${c.req.path}`))),
-  );
+  app.notFound((c) => (isApi(c.req.path) ? gateway.api : gateway.plain)(c, sendNoRoute));
   app.onError(onError);
 
   return { app, api, limiter, registry, journal };

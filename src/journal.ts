@@ -5,7 +5,7 @@
  */
 import { getQueryParam } from "hono/utils/url";
 import { isoTimestamp } from "./engine/clock.js";
-import { API_BASE } from "./http/base.js";
+import { belowApiBase } from "./http/base.js";
 
 export interface JournalEntry {
   id: number;
@@ -260,7 +260,7 @@ export class Journal {
       if (out.length >= (filter.limit ?? Infinity)) break;
       if (filter.shopId !== undefined && e.shopId !== filter.shopId && !(filter.includeUnidentified && e.shopId === null)) continue;
       if (filter.method !== undefined && e.method !== filter.method) continue;
-      if (filter.path && !filter.path.test(e.path.startsWith(`${API_BASE}/`) ? e.path.slice(API_BASE.length) : e.path)) continue;
+      if (filter.path && !filter.path.test(belowApiBase(e.path))) continue;
       if (filter.status !== undefined && e.status !== filter.status) continue;
       if (filter.customerId !== undefined && e.customerId !== filter.customerId) continue;
       out.push(e);

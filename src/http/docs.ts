@@ -6,8 +6,7 @@
 import { readFile } from "node:fs/promises";
 import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
-import { DomainError } from "../engine/errors.js";
-import { sendError } from "./errors.js";
+import { sendNoRoute } from "./errors.js";
 import { createRouter } from "./router.js";
 
 const ASSETS: Record<string, string> = {
@@ -61,7 +60,7 @@ export function docsRouter() {
   router.get("/doc/assets/:file", async (c) => {
     const file = c.req.param("file");
     const type = ASSETS[file];
-    if (!type) return sendError(c, new DomainError("NOT_FOUND", `No route for ${c.req.method} ${c.req.path}`));
+    if (!type) return sendNoRoute(c);
     let data = cache.get(file);
     if (!data) cache.set(file, (data = await readFile(join(assetDir(), file))));
     return c.body(new Uint8Array(data), 200, { "Content-Type": type, "Cache-Control": "public, max-age=3600" });

@@ -24,6 +24,11 @@ export function sendError(c: Context<AppEnv>, error: DomainError): Response {
   return sendJson(c, body, error.status as ContentfulStatusCode);
 }
 
+/** The answer to a request no route has. */
+export function sendNoRoute(c: Context<AppEnv>): Response {
+  return sendError(c, new DomainError("NOT_FOUND", `No route for ${c.req.method} ${c.req.path}`));
+}
+
 /** zod issues as field details; "received undefined" becomes the plainer "is required". */
 export function zodDetails(error: ZodError, where: FieldIssue["in"]): FieldIssue[] {
   return error.issues.map((issue) => {

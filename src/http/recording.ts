@@ -59,7 +59,8 @@ export class RequestRecorder {
     });
     if (this.journal.capacity === 0) return;
     const operation = c.get("operation");
-    const sentText = status === null ? "" : sentJsonText(c);
+    const written = sentJsonText(c);
+    const sentText = status === null ? "" : written;
     const record: JournalRecord = {
       id: 0,
       at: arrival.at,
@@ -76,7 +77,7 @@ export class RequestRecorder {
       fault,
       responseText: sentText ?? "",
       // sendJson's answers are JSON; reading `res.headers` would make the Node adapter rebuild them.
-      responseType: sentJsonText(c) !== undefined ? "application/json" : c.res.headers.get("Content-Type"),
+      responseType: written !== undefined ? "application/json" : c.res.headers.get("Content-Type"),
       durationMs,
       scenario: decision,
     };

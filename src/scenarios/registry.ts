@@ -7,7 +7,7 @@
 import { seededRandom, type RandomSource } from "../engine/random.js";
 import type { Clock } from "../engine/clock.js";
 import type { Respond, Rule, Scenario } from "./schema.js";
-import { API_BASE } from "../http/base.js";
+import { belowApiBase } from "../http/base.js";
 
 /** What a rule can match on, gathered once per request. */
 export interface RequestFacts {
@@ -60,7 +60,7 @@ export interface ScenarioSummary {
 
 /** `{param}` is one segment, `*` any text within a segment, `**` any number of segments. */
 export function pathPattern(pattern: string): RegExp {
-  const relative = pattern.startsWith(`${API_BASE}/`) ? pattern.slice(API_BASE.length) : pattern;
+  const relative = belowApiBase(pattern);
   let out = "";
   for (let i = 0; i < relative.length; i++) {
     const ch = relative[i]!;
