@@ -7,6 +7,7 @@ import { serve, type ServerType } from "@hono/node-server";
 import { parseConfig, type SimulatorConfig, type SimulatorOptions } from "./config.js";
 import { createControlClient, type ControlClient } from "./in-process.js";
 import { buildSimulator, type BuildOptions, type BuiltSimulator } from "./simulator.js";
+import { bodyReadingServer } from "./http/request-body.js";
 import { API_BASE } from "./http/router.js";
 
 export interface RunningSimulator {
@@ -29,7 +30,16 @@ export interface RunningSimulator {
 export async function listen(config: SimulatorConfig, options: BuildOptions = {}): Promise<RunningSimulator & { built: BuiltSimulator; server: ServerType }> {
   const built = buildSimulator(config, options);
   const server = await new Promise<ServerType>((resolve, reject) => {
-    const s = serve({ fetch: built.app.fetch, port: config.port, hostname: config.host }, () => resolve(s));
+    const s = serve(
+      {
+        fetch: built.app.fetch,
+        port: config.port,
+        hostname: config.host,
+        // A write's body is read without waiting (see http/request-body.ts).
+        ...bodyReadingServer,
+      },
+      () => resolve(s),
+    );
     s.once("error", reject);
   });
   built.dataFile?.start();

@@ -11,6 +11,7 @@ import { isoTimestamp } from "../engine/clock.js";
 import type { ShopEngine } from "../engine/shop-engine.js";
 import type { RateLimiter } from "../http/auth.js";
 import type { AppEnv } from "../http/env.js";
+import { bodyText } from "../http/request-body.js";
 import { createRouter } from "../http/router.js";
 import type { Journal } from "../journal.js";
 import { parseScenarioText, ScenarioError } from "../scenarios/load.js";
@@ -65,7 +66,7 @@ export function createControlRouter(deps: ControlDeps) {
       let scenario: Scenario;
       if (/^(application|text)\/(x-)?yaml\b/i.test(type)) {
         try {
-          scenario = parseScenarioText(await c.req.text(), "yaml", "in the request body");
+          scenario = parseScenarioText(await bodyText(c), "yaml", "in the request body");
         } catch (error) {
           if (error instanceof ScenarioError) throw new DomainError("VALIDATION_ERROR", undefined, error.issues);
           throw error;

@@ -9,6 +9,7 @@ import { DomainError } from "../engine/errors.js";
 import type { Gate } from "./gateway.js";
 import { setHeader } from "./respond.js";
 import { sendError } from "./errors.js";
+import { bodyText } from "./request-body.js";
 import { requestHeader } from "./request-headers.js";
 
 const HOUR_MS = 3_600_000;
@@ -82,8 +83,8 @@ export const checkJsonBody: Gate = (c) => {
   if (c.req.method !== "POST" && c.req.method !== "PATCH" && c.req.method !== "PUT") return undefined;
   const type = requestHeader(c, "content-type");
   if (type && JSON_TYPE.test(type)) return undefined;
-  // Reading caches the body, so the JSON validator reads it again for free.
-  return c.req.text().then((text) =>
+  // Read once: the JSON validator finds it again.
+  const refuse = (text: string) =>
     text.length === 0
       ? undefined
       : sendError(
@@ -91,6 +92,7 @@ export const checkJsonBody: Gate = (c) => {
           new DomainError("VALIDATION_ERROR", "Request body must be JSON", [
             { in: "header", path: "Content-Type", message: `must be application/json, got ${type ?? "none"}` },
           ]),
-        ),
-  );
+        );
+  const text = bodyText(c);
+  return typeof text === "string" ? refuse(text) : text.then(refuse);
 };

@@ -7,6 +7,7 @@ import type { Context } from "hono";
 import type { Engine } from "../engine/engine.js";
 import type { Journal, JournalRecord } from "../journal.js";
 import { customerIdOf, type OperationRef } from "../scenarios/operations.js";
+import { bodyText } from "./request-body.js";
 import { requestHeader } from "./request-headers.js";
 import { gatheredHeader, sentJsonText } from "./respond.js";
 import type { AppEnv } from "./env.js";
@@ -81,13 +82,16 @@ export class RequestRecorder {
       durationMs,
       scenario: decision,
     };
-    const hasBody = record.method !== "GET" && record.method !== "HEAD";
     // Responses written by the app leave their text behind (see http/respond.ts); only one made
-    // elsewhere has to be cloned and read, and only a request with a body is read again (from
-    // hono's cache: the JSON check or the validator has read it already).
-    if (!hasBody && sentText !== undefined) return this.journal.add(record);
+    // elsewhere has to be cloned and read. A request body is read again from where the JSON check
+    // or the validator left it, without waiting when it came with the request.
+    const requestText = record.method !== "GET" && record.method !== "HEAD" ? bodyText(c) : "";
+    if (typeof requestText === "string" && sentText !== undefined) {
+      record.requestText = requestText;
+      return this.journal.add(record);
+    }
     return (async () => {
-      if (hasBody) record.requestText = await c.req.text().catch(() => "");
+      record.requestText = await Promise.resolve(requestText).catch(() => "");
       if (sentText === undefined) record.responseText = await c.res.clone().text();
       this.journal.add(record);
     })();

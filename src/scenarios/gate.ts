@@ -9,6 +9,7 @@ import type { AppEnv } from "../http/env.js";
 import type { Gate } from "../http/gateway.js";
 import { sendError } from "../http/errors.js";
 import { sendJson, setHeader } from "../http/respond.js";
+import { bodyText } from "../http/request-body.js";
 import { requestHeader } from "../http/request-headers.js";
 import { API_BASE } from "../http/router.js";
 import { customerIdOf } from "./operations.js";
@@ -45,7 +46,7 @@ function sleep(ms: number, signal: AbortSignal): Promise<void> {
 async function facts(c: Context<AppEnv>, wantsBody: boolean): Promise<RequestFacts> {
   let body: unknown;
   if (wantsBody && c.req.method !== "GET" && /json/i.test(requestHeader(c, "content-type") ?? "")) {
-    const text = await c.req.text();
+    const text = await bodyText(c);
     try {
       body = text === "" ? undefined : JSON.parse(text);
     } catch {
