@@ -164,6 +164,15 @@ describe("CORS", () => {
     }
   });
 
+  it("adds no CORS headers to a request without an Origin (not a browser's cross-origin request)", async () => {
+    const sim = createSimulator({ customers: 1 });
+    const res = await sim.fetch("/rest_api/v1/shop", { headers: creds });
+    expect(res.status).toBe(200);
+    expect([...res.headers.keys()].filter((k) => k.startsWith("access-control-"))).toEqual([]);
+    const options = await sim.fetch("/rest_api/v1/shop", { method: "OPTIONS", headers: { "Access-Control-Request-Method": "GET" } });
+    expect(options.headers.get("access-control-allow-origin")).toBeNull();
+  });
+
   it("is off with createSimulator({ cors: false })", async () => {
     const sim = createSimulator({ customers: 1, cors: false });
     const pre = await sim.fetch("/rest_api/v1/shop", { method: "OPTIONS", headers: preflight });
