@@ -7,7 +7,7 @@ import { serve, type ServerType } from "@hono/node-server";
 import { parseConfig, type SimulatorConfig, type SimulatorOptions } from "./config.js";
 import { createControlClient, type ControlClient } from "./in-process.js";
 import { buildSimulator, type BuildOptions, type BuiltSimulator } from "./simulator.js";
-import { bodyReadingServer } from "./http/request-body.js";
+import { nodeServerOptions } from "./http/node-server.js";
 import { API_BASE } from "./http/router.js";
 
 export interface RunningSimulator {
@@ -35,8 +35,7 @@ export async function listen(config: SimulatorConfig, options: BuildOptions = {}
         fetch: built.app.fetch,
         port: config.port,
         hostname: config.host,
-        // A write's body is read without waiting (see http/request-body.ts).
-        ...bodyReadingServer,
+        ...nodeServerOptions,
       },
       () => resolve(s),
     );

@@ -10,7 +10,7 @@
  * adapter, asynchronously, as before.
  * @module
  */
-import { createServer, type IncomingMessage, type RequestListener, type ServerOptions } from "node:http";
+import type { IncomingMessage, RequestListener } from "node:http";
 import type { Context } from "hono";
 import { HTTPException } from "hono/http-exception";
 import type { z } from "@hono/zod-openapi";
@@ -105,14 +105,3 @@ export function awaitingSmallBodies(listener: RequestListener, maxBytes = 64 * 1
     else listener(incoming, outgoing);
   };
 }
-
-/**
- * Options of @hono/node-server's `serve` for reading bodies so. The adapter's own draining of an
- * unread body is off: it waits for the stream's end, which for a body read from the buffer comes
- * after the response, and would then drain what is gone. Node itself discards a body the app
- * leaves unread (a refused request's) once the response is sent.
- */
-export const bodyReadingServer = {
-  autoCleanupIncoming: false,
-  createServer: ((options: ServerOptions, listener: RequestListener) => createServer(options, awaitingSmallBodies(listener))) as typeof createServer,
-};

@@ -1,46 +1,25 @@
 /**
- * Reading a request header. Under the Node server the header is found in the request's raw
- * header list: `c.req.header()` there checks the name against a pattern, has Node build the whole
- * `incoming.headers` object, and normalises the value, about a tenth of a `GET /customers/{id}`
- * for the six headers every API request reads. Anywhere else (in-process `app.fetch`) the fetch
- * Request's own headers answer. Both trim the value and join repeated headers with ", ", as fetch
- * `Headers` do.
+ * Reading a request header. Under the Node server the header comes from the request's
+ * `incoming.headers`, which Node builds for every request anyway (it reads `host` and `expect`
+ * from it); the server joins repeated headers there with ", " (`joinDuplicateHeaders`, see
+ * http/node-server.ts) and trims values, as fetch `Headers` do. `c.req.header()` would instead
+ * have the adapter build a fetch `Headers` of its own from the raw list, and check the name against
+ * a pattern, for each of the headers every API request reads. Anywhere else (in-process
+ * `app.fetch`) the fetch Request's own headers answer.
  * @module
  */
 import type { Context } from "hono";
 import type { AppEnv } from "./env.js";
 
 interface NodeBindings {
-  incoming?: { rawHeaders?: string[] };
+  incoming?: { headers?: Record<string, string | string[] | undefined> };
 }
 
 /** The request's `name` header (a lower-case name), or undefined. Names are matched without regard to case. */
 export function requestHeader(c: Context<AppEnv>, name: string): string | undefined {
-  const raw = (c.env as NodeBindings | undefined)?.incoming?.rawHeaders;
-  if (raw === undefined) return c.req.header(name);
-  let value: string | undefined;
-  for (let i = 0; i < raw.length; i += 2) {
-    const rawName = raw[i]!;
-    if (rawName.length !== name.length || !sameName(rawName, name)) continue;
-    const rawValue = trimmed(raw[i + 1]!);
-    value = value === undefined ? rawValue : `${value}, ${rawValue}`;
-  }
-  return value;
-}
-
-/** Whether `rawName` is `lower` (of the same length) but for the case of its letters, without making a lower-case copy. */
-function sameName(rawName: string, lower: string): boolean {
-  for (let i = 0; i < lower.length; i++) {
-    const a = rawName.charCodeAt(i);
-    const b = lower.charCodeAt(i);
-    if (a !== b && !(a >= 65 && a <= 90 && a + 32 === b)) return false;
-  }
-  return true;
-}
-
-const isSpace = (code: number) => code === 32 || code === 9;
-
-/** The value without leading or trailing spaces and tabs (HTTP's optional whitespace). */
-function trimmed(value: string): string {
-  return value.length > 0 && (isSpace(value.charCodeAt(0)) || isSpace(value.charCodeAt(value.length - 1))) ? value.replace(/^[ \t]+|[ \t]+$/g, "") : value;
+  const headers = (c.env as NodeBindings | undefined)?.incoming?.headers;
+  if (headers === undefined) return c.req.header(name);
+  const value = headers[name];
+  // Only set-cookie is ever a list; an inherited property (a name such as "constructor") is none.
+  return typeof value === "string" ? value : Array.isArray(value) ? value.join(", ") : undefined;
 }

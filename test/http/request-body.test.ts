@@ -11,7 +11,8 @@ import { serve, type ServerType } from "@hono/node-server";
 import { Hono } from "hono";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { AppEnv } from "../../src/http/env.js";
-import { bodyReadingServer, bodyText } from "../../src/http/request-body.js";
+import { nodeServerOptions } from "../../src/http/node-server.js";
+import { bodyText } from "../../src/http/request-body.js";
 
 let server: ServerType;
 let port: number;
@@ -25,7 +26,7 @@ beforeAll(async () => {
   });
   // Answers without reading the body: Node has to discard it before the next request.
   app.post("/refuse", (c) => c.json({ refused: true }, 401));
-  server = serve({ fetch: app.fetch, port: 0, hostname: "127.0.0.1", ...bodyReadingServer });
+  server = serve({ fetch: app.fetch, port: 0, hostname: "127.0.0.1", ...nodeServerOptions });
   await once(server, "listening");
   port = (server.address() as AddressInfo).port;
 });
