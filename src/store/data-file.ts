@@ -6,9 +6,11 @@
  * @module
  */
 import { accessSync, constants, existsSync, statSync } from "node:fs";
+import { readFile } from "node:fs/promises";
 import { dirname, resolve } from "node:path";
-import { Low } from "lowdb";
-import { DataFile as LowFile, JSONFileSync } from "lowdb/node";
+import { Low, type Adapter } from "lowdb";
+import { JSONFileSync } from "lowdb/node";
+import { Writer } from "steno";
 import type { Engine, ShopSpec } from "../engine/engine.js";
 import { StateText } from "./state-text.js";
 import type { ShopData } from "./types.js";
@@ -84,9 +86,39 @@ export interface DataFileHooks {
   onError?(error: unknown): void;
 }
 
+/**
+ * lowdb's adapter for the state file: compact JSON written as the chunks StateText keeps between
+ * flushes (lowdb's own JSON adapters indent, which doubles the bytes of a large shop, and
+ * serialise and encode the whole state every time). Written atomically by steno, lowdb's writer:
+ * a temporary file renamed over the old one.
+ */
+class StateFile implements Adapter<SavedState> {
+  readonly #writer: Writer;
+  readonly #text = new StateText();
+
+  constructor(readonly path: string) {
+    this.#writer = new Writer(path);
+  }
+
+  async read(): Promise<SavedState | null> {
+    try {
+      return JSON.parse(await readFile(this.path, "utf8")) as SavedState;
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === "ENOENT") return null;
+      throw error;
+    }
+  }
+
+  write(state: SavedState): Promise<void> {
+    return this.#writer.write(this.#text.chunks(state));
+  }
+}
+
+const emptyState = (): SavedState => ({ format: DATA_FORMAT, version: DATA_VERSION, savedAt: "", shops: [] });
+
 /** Keeps the file in step with the engine: a timer flushes when anything changed. */
 export class DataFile {
-  readonly #db: Low<SavedState | null>;
+  readonly #db: Low<SavedState>;
   #timer: NodeJS.Timeout | undefined;
   #written = "";
   #writing: Promise<void> = Promise.resolve();
@@ -98,10 +130,7 @@ export class DataFile {
     private readonly hooks: DataFileHooks = {},
   ) {
     checkWritable(path);
-    // Compact JSON (lowdb's JSONFile indents, which doubles the bytes of a large shop), with each
-    // ledger's text kept between flushes.
-    const text = new StateText();
-    this.#db = new Low<SavedState | null>(new LowFile(path, { parse: JSON.parse, stringify: (data) => text.stringify(data!) }), null);
+    this.#db = new Low<SavedState>(new StateFile(path), emptyState());
   }
 
   /** A cheap fingerprint of every shop's write counter: equal means nothing to write. */
@@ -134,7 +163,7 @@ export class DataFile {
       // Counted now, not after the write: requests served while the file is written are not in it.
       const customers = shops.reduce((n, s) => n + s.store.customerCount, 0);
       const activities = shops.reduce((n, s) => n + s.store.data.activities.length, 0);
-      // lowdb serialises synchronously at the start of write(): the file holds exactly this moment.
+      // The adapter serialises synchronously at the start of write(): the file holds exactly this moment.
       await this.#db.write();
       this.#written = signature;
       this.hooks.onFlush?.({ path: this.path, shops: shops.length, customers, activities, ms: Math.round(performance.now() - started) });
