@@ -19,6 +19,7 @@ import { checkCredentials, checkJsonBody, RateLimiter } from "./http/auth.js";
 import { docsRouter } from "./http/docs.js";
 import { sendError, sendNoRoute } from "./http/errors.js";
 import { createGateway, throughGateway, type Gate } from "./http/gateway.js";
+import { declaredLength } from "./http/request-body.js";
 import { requestHeader } from "./http/request-headers.js";
 import { requestPath } from "./http/path.js";
 import { setHeader } from "./http/respond.js";
@@ -66,8 +67,8 @@ function limitBody(maxSize: number): Gate {
   const limit = bodyLimit({ maxSize, onError: tooLarge });
   return (c) => {
     if (c.req.method === "GET" || c.req.method === "HEAD") return undefined;
-    const length = requestHeader(c, "content-length");
-    if (length !== undefined && requestHeader(c, "transfer-encoding") === undefined) return Number.parseInt(length, 10) > maxSize ? tooLarge(c) : undefined;
+    const length = declaredLength(c);
+    if (length !== undefined) return Number.parseInt(length, 10) > maxSize ? tooLarge(c) : undefined;
     // hono's bodyLimit reads the whole body (up to the limit) before it calls next, or answers.
     let within = false;
     return limit(c, async () => {

@@ -9,6 +9,7 @@ import { DomainError } from "../engine/errors.js";
 import type { Gate } from "./gateway.js";
 import { setHeader } from "./respond.js";
 import { sendError } from "./errors.js";
+import { andThen } from "./maybe-promise.js";
 import { bodyText } from "./request-body.js";
 import { requestHeader } from "./request-headers.js";
 
@@ -93,6 +94,5 @@ export const checkJsonBody: Gate = (c) => {
             { in: "header", path: "Content-Type", message: `must be application/json, got ${type ?? "none"}` },
           ]),
         );
-  const text = bodyText(c);
-  return typeof text === "string" ? refuse(text) : text.then(refuse);
+  return andThen(bodyText(c), refuse);
 };

@@ -17,20 +17,14 @@ import type { Context, Handler } from "hono";
 import type { OperationRef } from "../scenarios/operations.js";
 import type { AppEnv } from "./env.js";
 import type { Arrival, RequestRecorder } from "./recording.js";
+import { andThen, type MaybePromise } from "./maybe-promise.js";
 import { applyHeaders } from "./respond.js";
-
-type MaybePromise<T> = T | Promise<T>;
 
 /** Answers the request, or lets it through (undefined). */
 export type Gate = (c: Context<AppEnv>) => MaybePromise<Response | undefined>;
 
 /** What answers once the gates let a request through: the route's own handlers. */
 export type Inner = (c: Context<AppEnv>) => MaybePromise<Response>;
-
-/** `f(value)`, without a promise unless `value` is one. */
-function then<T, U>(value: MaybePromise<T>, f: (value: T) => MaybePromise<U>): MaybePromise<U> {
-  return value instanceof Promise ? value.then(f) : f(value);
-}
 
 /** The first answer of `gates`, in order; a promise only once a gate returns one. */
 export function runGates(c: Context<AppEnv>, gates: readonly Gate[], from = 0): MaybePromise<Response | undefined> {
@@ -116,7 +110,7 @@ export function createGateway(options: GatewayOptions): Gateway {
       if (early instanceof Promise) {
         return early.then(
           (res) => (res ? send(c, res) : apiRequest(c, inner, operation)),
-          (error: unknown) => then(onError(error, c), (res) => send(c, res)),
+          (error: unknown) => andThen(onError(error, c), (res) => send(c, res)),
         );
       }
       return early ? send(c, early) : apiRequest(c, inner, operation);

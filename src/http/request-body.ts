@@ -15,9 +15,8 @@ import type { Context } from "hono";
 import { HTTPException } from "hono/http-exception";
 import type { z } from "@hono/zod-openapi";
 import type { AppEnv } from "./env.js";
+import { andThen, type MaybePromise } from "./maybe-promise.js";
 import { requestHeader } from "./request-headers.js";
-
-type MaybePromise<T> = T | Promise<T>;
 
 type NodeIncoming = Pick<IncomingMessage, "readableLength" | "readableDidRead" | "read" | "resume">;
 
@@ -38,9 +37,9 @@ export function bodyText(c: Context<AppEnv>): MaybePromise<string> {
   if (known !== undefined) return known;
   if (cache.text !== undefined) return cache.text;
   const incoming = (c.env as { incoming?: NodeIncoming } | undefined)?.incoming;
-  const declared = requestHeader(c, "content-length");
+  const declared = declaredLength(c);
   let read: Promise<string>;
-  if (incoming === undefined || declared === undefined || requestHeader(c, "transfer-encoding") !== undefined) {
+  if (incoming === undefined || declared === undefined) {
     read = c.req.raw.text();
   } else {
     const length = Number(declared);
@@ -53,6 +52,12 @@ export function bodyText(c: Context<AppEnv>): MaybePromise<string> {
     read = Promise.resolve().then(() => buffered(incoming, length) ?? c.req.raw.text());
   }
   return (cache.text = read.then((text) => (cache[TEXT] = text)));
+}
+
+/** The Content-Length of a body sent whole (not chunked), as the request declares it. */
+export function declaredLength(c: Context<AppEnv>): string | undefined {
+  const length = requestHeader(c, "content-length");
+  return length !== undefined && requestHeader(c, "transfer-encoding") === undefined ? length : undefined;
 }
 
 /** The whole body, when all `length` bytes of it are in the stream's buffer and nothing has been read. */
@@ -91,7 +96,7 @@ export function parseJsonBody<S extends z.ZodType>(c: Context<AppEnv>, schema: S
     }
     return schema.safeParse(value);
   };
-  return typeof text === "string" ? parse(text) : text.then(parse);
+  return andThen(text, parse);
 }
 
 /**

@@ -13,6 +13,7 @@ import type { Page } from "../engine/pagination.js";
 import { ERROR_CATALOG, type ErrorCode } from "../engine/errors.js";
 import type { AppEnv } from "./env.js";
 import { sendError, validationError } from "./errors.js";
+import { andThen } from "./maybe-promise.js";
 import { parseJsonBody } from "./request-body.js";
 import { jsonText, sendJsonText } from "./respond.js";
 import { ErrorEnvelopeSchema } from "./schemas.js";
@@ -53,8 +54,7 @@ export function createRouter(options: { getPath?: (request: Request) => string }
             c.req.addValidatedData("json", result.data as object);
             return handler(c, next);
           };
-          const result = parseJsonBody(c, bodySchema);
-          return result instanceof Promise ? result.then(checked) : checked(result);
+          return andThen(parseJsonBody(c, bodySchema), checked);
         }
       : handler;
     const passParams: Handler<AppEnv> = plainParams
