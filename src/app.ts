@@ -8,7 +8,6 @@ import { HTTPException } from "hono/http-exception";
 import { cors } from "./http/cors.js";
 import type { Context } from "hono";
 import type { AppEnv } from "./http/env.js";
-import { bodyLimit } from "hono/body-limit";
 import { customersRouter } from "./api/customers/customers.router.js";
 import { programRouter } from "./api/program/program.router.js";
 import { rewardsRouter } from "./api/rewards/rewards.router.js";
@@ -19,7 +18,7 @@ import { checkCredentials, checkJsonBody, RateLimiter } from "./http/auth.js";
 import { docsRouter } from "./http/docs.js";
 import { sendError, sendNoRoute } from "./http/errors.js";
 import { createGateway, throughGateway, type Gate } from "./http/gateway.js";
-import { declaredLength } from "./http/request-body.js";
+import { declaredLength, readBodyWithin } from "./http/request-body.js";
 import { requestHeader } from "./http/request-headers.js";
 import { requestPath } from "./http/path.js";
 import { setHeader } from "./http/respond.js";
@@ -58,22 +57,16 @@ export interface AppDeps {
 const EXPOSED_HEADERS = ["X-RateLimit-Limit", "X-RateLimit-Remaining", "Retry-After", "X-Request-Id", "Idempotency-Key"];
 
 /**
- * The body limit. A declared Content-Length is checked from the header alone; only a chunked body
- * goes through hono's bodyLimit, which reads `req.body` and so makes the Node adapter build a whole
- * fetch Request (a stream, an AbortSignal): a cost that would otherwise be paid on every write.
+ * The body limit. A declared Content-Length is checked from the header alone; a body of unknown
+ * length (chunked, or an in-process request's) is read up to the limit and kept for the handler.
  */
 function limitBody(maxSize: number): Gate {
   const tooLarge = (c: Context<AppEnv>) => sendError(c, new DomainError("PAYLOAD_TOO_LARGE", `Request body is larger than ${maxSize} bytes`));
-  const limit = bodyLimit({ maxSize, onError: tooLarge });
   return (c) => {
     if (c.req.method === "GET" || c.req.method === "HEAD") return undefined;
     const length = declaredLength(c);
     if (length !== undefined) return Number.parseInt(length, 10) > maxSize ? tooLarge(c) : undefined;
-    // hono's bodyLimit reads the whole body (up to the limit) before it calls next, or answers.
-    let within = false;
-    return limit(c, async () => {
-      within = true;
-    }).then((answer) => (within ? undefined : (answer as Response)));
+    return readBodyWithin(c, maxSize).then((within) => (within ? undefined : tooLarge(c)));
   };
 }
 

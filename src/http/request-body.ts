@@ -54,6 +54,37 @@ export function bodyText(c: Context<AppEnv>): MaybePromise<string> {
   return (cache.text = read.then((text) => (cache[TEXT] = text)));
 }
 
+/**
+ * Reads a body that declares no length (a chunked upload, or an in-process `Request`, which carries
+ * no Content-Length) up to `maxBytes`, and keeps its text for `bodyText`; false, with the rest left
+ * unread, once it is larger. The stream is read directly: hono's bodyLimit would copy the body
+ * into a new `Request`, whose signal follows the first through a WeakRef and a
+ * FinalizationRegistry entry on every write.
+ */
+export async function readBodyWithin(c: Context<AppEnv>, maxBytes: number): Promise<boolean> {
+  const cache = c.req.bodyCache as BodyCache;
+  const stream = c.req.raw.body;
+  const chunks: Uint8Array[] = [];
+  if (stream) {
+    const reader = stream.getReader();
+    let size = 0;
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      size += value.byteLength;
+      if (size > maxBytes) {
+        await reader.cancel();
+        return false;
+      }
+      chunks.push(value);
+    }
+  }
+  const text = chunks.length === 1 ? decoder.decode(chunks[0]) : decoder.decode(Buffer.concat(chunks));
+  cache[TEXT] = text;
+  cache.text = Promise.resolve(text);
+  return true;
+}
+
 /** The Content-Length of a body sent whole (not chunked), as the request declares it. */
 export function declaredLength(c: Context<AppEnv>): string | undefined {
   const length = requestHeader(c, "content-length");

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { createTestSim, type TestSim } from "../support/sim.js";
+import { AUTH, createTestSim, type TestSim } from "../support/sim.js";
 
 const TS = "2026-11-23T12:00:00+00:00";
 const b64 = (text: string) => encodeURIComponent(Buffer.from(text, "utf8").toString("base64"));
@@ -204,6 +204,50 @@ describe("413 PAYLOAD_TOO_LARGE", () => {
     const res = await sim.call("POST", `/customers/${id}/stamps/award`, { rawBody, headers: { "Content-Type": "application/json" } });
     expect(res.status).toBe(413);
     expect(res.body).toStrictEqual({
+      success: false,
+      error: { message: "Request body is larger than 1048576 bytes", code: "PAYLOAD_TOO_LARGE", statusCode: 413 },
+      timestamp: TS,
+    });
+    expect(state(sim, id)).toStrictEqual(before);
+  });
+
+  // An in-process Request carries no Content-Length: its body is read up to the limit, in chunks.
+  const streamed = (chunks: Uint8Array[]) =>
+    new ReadableStream<Uint8Array>({
+      start(controller) {
+        for (const chunk of chunks) controller.enqueue(chunk);
+        controller.close();
+      },
+    });
+  const post = (sim: TestSim, id: string, body: ReadableStream<Uint8Array>) =>
+    sim.app.request(`/rest_api/v1/customers/${id}/stamps/award`, {
+      method: "POST",
+      headers: { ...AUTH, "Content-Type": "application/json" },
+      body,
+      duplex: "half",
+    } as RequestInit);
+
+  it("a streamed body is read whole, a character split between chunks kept", async () => {
+    const sim = createTestSim();
+    const id = sim.activeCustomer();
+    const before = state(sim, id);
+    const bytes = new TextEncoder().encode(JSON.stringify({ stamps: 2, comment: "café ☕" }));
+    const split = bytes.indexOf(0xc3) + 1; // between the two bytes of "é"
+    const res = await post(sim, id, streamed([bytes.subarray(0, split), bytes.subarray(split)]));
+    expect(res.status).toBe(200);
+    expect(((await res.json()) as { data: unknown }).data).toStrictEqual({ customerId: id, stampChange: 2, stampBalance: before.balance + 2 });
+    expect(sim.shop.store.activitiesOf(id).at(-1)!.label).toBe("café ☕");
+  });
+
+  it("a streamed body is refused once it passes 1 MiB, changing nothing", async () => {
+    const sim = createTestSim();
+    const id = sim.activeCustomer();
+    const before = state(sim, id);
+    const chunk = new TextEncoder().encode(" ".repeat(256 * 1024));
+    const head = new TextEncoder().encode('{"stamps":1,"comment":"x"');
+    const res = await post(sim, id, streamed([head, chunk, chunk, chunk, chunk, new TextEncoder().encode("}")]));
+    expect(res.status).toBe(413);
+    expect(await res.json()).toStrictEqual({
       success: false,
       error: { message: "Request body is larger than 1048576 bytes", code: "PAYLOAD_TOO_LARGE", statusCode: 413 },
       timestamp: TS,
