@@ -1,7 +1,7 @@
 /**
  * `npm run bench`: throughput, latency, startup and memory of loyalty-sim against a bare node:http
- * server (the limit) and Prism (a stateless mock of the same OpenAPI document), all on loopback,
- * measured in one run. Absolute numbers on a shared machine are noise; the ratios are the result.
+ * server (the limit), Prism (a stateless mock of the same OpenAPI document) and, for writes, the
+ * floor of loyalty-sim's own stack (a minimal hono app), all on loopback, measured in one run. Absolute numbers on a shared machine are noise; the ratios are the result.
  * Writes bench/results.json.
  */
 import { mkdtempSync, rmSync } from "node:fs";
@@ -93,6 +93,27 @@ async function main(): Promise<void> {
   ]);
   await waitFor(`http://127.0.0.1:${barePort}/`);
 
+  // The stack's own floor for a write: hono and @hono/node-server (the packages loyalty-sim is built
+  // on) with one POST route that parses the JSON body, updates a Map and answers the envelope; no
+  // credentials, validation, journal or ledger. What any simulator on this stack can reach at best.
+  const floorPort = await freePort();
+  const floor = start(process.execPath, [
+    "--input-type=module",
+    "-e",
+    `import { Hono } from ${JSON.stringify(import.meta.resolve("hono"))};
+     import { serve } from ${JSON.stringify(import.meta.resolve("@hono/node-server"))};
+     const balances = new Map();
+     const app = new Hono().post("/rest_api/v1/customers/:id/stamps/award", async (c) => {
+       const id = c.req.param("id");
+       const { stamps } = await c.req.json();
+       const balance = (balances.get(id) ?? 0) + stamps;
+       balances.set(id, balance);
+       return c.json({ success: true, data: { customerId: id, stampChange: stamps, stampBalance: balance }, timestamp: new Date().toISOString() });
+     });
+     serve({ fetch: app.fetch, port: ${floorPort}, hostname: "127.0.0.1" });`,
+  ]);
+  await waitFor(`http://127.0.0.1:${floorPort}/rest_api/v1/customers/1/stamps/award`, { method: "POST", body: '{"stamps":1}', headers: { "content-type": "application/json" } });
+
   // The peer: Prism mocking the same document (fetched on demand, so npm ci stays lean).
   const prismPort = await freePort();
   const prism = start("npx", ["--yes", "@stoplight/prism-cli@5", "mock", "-p", String(prismPort), "-h", "127.0.0.1", join(ROOT, "openapi/openapi.json")]);
@@ -125,12 +146,13 @@ async function main(): Promise<void> {
   const simRss = peakRssMb(sim.child.pid!);
   console.log(`  peak RSS so far: ${simRss.toFixed(0)} MB at ${readState.customers} customers / ${readState.activities} activities`);
   let w = 0;
-  const writeOpts = (path: string, body: string): autocannon.Options => ({
-    url: sim.url,
+  const writeOpts = (path: string, body: string, url = sim.url): autocannon.Options => ({
+    url,
     requests: [{ method: "POST", headers: { ...AUTH, "content-type": "application/json" }, setupRequest: (req) => ({ ...req, path: `/rest_api/v1/customers/${writers[w++ % writers.length]}${path}`, body }) }],
   });
   await loadBare("(before award)");
   rows.push(await load("loyalty-sim POST .../stamps/award", writeOpts("/stamps/award", '{"stamps":1}'), sim.child.pid));
+  rows.push(await load("hono floor POST .../stamps/award", writeOpts("/stamps/award", '{"stamps":1}', `http://127.0.0.1:${floorPort}`), floor.pid));
   await loadBare("(after award)");
   rows.push(await load("loyalty-sim POST .../redemptions", writeOpts("/redemptions", '{"reward_product_id":102}'), sim.child.pid));
   // The write loads add ledger entries: memory again, at the larger size they leave.
@@ -153,7 +175,7 @@ async function main(): Promise<void> {
   );
   await stop(persisted.child);
   rmSync(dir, { recursive: true, force: true });
-  await Promise.all([stop(bare), stop(prism)]);
+  await Promise.all([stop(bare), stop(prism), stop(floor)]);
 
   const rps = (name: string) => rows.find((r) => r.name.startsWith(name))?.rps ?? Number.NaN;
   const mean = (a: number, b: number) => (a + b) / 2;
@@ -174,6 +196,13 @@ async function main(): Promise<void> {
   for (const r of ratios) {
     console.log(`  ${r.what.padEnd(42)} ${r.value.toFixed(2).padStart(9)}   ${r.target.padEnd(7)} ${Number.isNaN(r.value) ? "n/a" : r.ok(r.value) ? "ok" : "MISSED"}`);
   }
+  // Not targets: where the stack's own floor for a write sits, and how close the award comes to it.
+  const floorRps = rps("hono floor");
+  const context = [
+    { what: "hono floor (POST) vs bare node:http", value: floorRps / bareAroundAward },
+    { what: "award vs hono floor", value: rps("loyalty-sim POST .../stamps/award") / floorRps },
+  ];
+  for (const r of context) console.log(`  ${r.what.padEnd(42)} ${r.value.toFixed(2).padStart(9)}   (context)`);
   const cpu = (name: string) => rows.find((r) => r.name.startsWith(name))?.cpuUsPerRequest ?? Number.NaN;
   const cpuBareGet = mean(cpu("bare node:http (before GET)"), cpu("bare node:http (after GET)"));
   const cpuBareAward = mean(cpu("bare node:http (before award)"), cpu("bare node:http (after award)"));
@@ -181,7 +210,8 @@ async function main(): Promise<void> {
   const cpuAward = cpu("loyalty-sim POST .../stamps/award");
   console.log(
     `\n  CPU per request (µs): GET ${cpuGet} vs bare ${cpuBareGet.toFixed(1)} (bare / GET ${(cpuBareGet / cpuGet).toFixed(2)}); ` +
-      `award ${cpuAward} vs bare ${cpuBareAward.toFixed(1)} (bare / award ${(cpuBareAward / cpuAward).toFixed(2)})`,
+      `award ${cpuAward} vs bare ${cpuBareAward.toFixed(1)} (bare / award ${(cpuBareAward / cpuAward).toFixed(2)}); ` +
+      `hono floor ${cpu("hono floor")}`,
   );
   const written = writeBenchResult("results.json", {
     connections: CONNECTIONS,
@@ -192,6 +222,7 @@ async function main(): Promise<void> {
     afterWrites: { ...writeState, peakRssMb: rssAfterWrites },
     runs: rows,
     results: ratios.map(({ what, value, target, ok }) => ({ what, value, target, met: ok(value) })),
+    context,
   });
   console.log(`\n  written to ${written}`);
 }
