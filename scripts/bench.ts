@@ -13,6 +13,9 @@ import { AUTH, cpuMicros, freePort, killChildren, killChildrenOnExit, median, pe
 const DURATION = Number(process.env.BENCH_SECONDS ?? 6);
 /** Seconds of the same load before each measured run, unmeasured: the JIT has compiled the path by then. */
 const WARMUP = 2;
+/** Interleaved rounds of the loads compared with the bare server, and the seconds of each run. */
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
+const ROUND_SECONDS = DURATION / 2;
 const CONNECTIONS = 50;
 const BIG = Number(process.env.BENCH_CUSTOMERS ?? 100_000);
 killChildrenOnExit();
@@ -20,14 +23,14 @@ killChildrenOnExit();
 type Row = { name: string; rps: number; p50: number; p99: number; errors: number; non2xx: number; cpuUsPerRequest: number | null };
 
 /**
- * One measured load, after WARMUP seconds of the same load. With `pid`, also the server's CPU time
- * (user + system, all its threads) per request: a measure the load generator, which shares the
- * cores, blurs less than throughput.
+ * One measured load, after WARMUP seconds of the same load unless `warm` is false. With `pid`,
+ * also the server's CPU time (user + system, all its threads) per request: a measure the load
+ * generator, which shares the cores, blurs less than throughput.
  */
-async function load(name: string, opts: autocannon.Options, pid?: number): Promise<Row> {
-  await autocannon({ connections: CONNECTIONS, duration: WARMUP, ...opts });
+async function load(name: string, opts: autocannon.Options, pid?: number, { warm = true, seconds = DURATION } = {}): Promise<Row> {
+  if (warm) await autocannon({ connections: CONNECTIONS, duration: WARMUP, ...opts });
   const cpuBefore = pid === undefined ? undefined : cpuMicros(pid);
-  const result = await autocannon({ connections: CONNECTIONS, duration: DURATION, ...opts });
+  const result = await autocannon({ connections: CONNECTIONS, duration: seconds, ...opts });
   const cpuAfter = pid === undefined ? undefined : cpuMicros(pid);
   const row = {
     name,
@@ -40,8 +43,45 @@ async function load(name: string, opts: autocannon.Options, pid?: number): Promi
       cpuBefore === undefined || cpuAfter === undefined ? null : Math.round(((cpuAfter - cpuBefore) / result.requests.total) * 10) / 10,
   };
   const cpu = row.cpuUsPerRequest === null ? "" : `  CPU ${row.cpuUsPerRequest} µs/req`;
-  console.log(`  ${name.padEnd(42)} ${String(row.rps).padStart(7)} req/s  p50 ${row.p50} ms  p99 ${row.p99} ms  non-2xx ${row.non2xx}${cpu}`);
+  console.log(`  ${name.padEnd(50)} ${String(row.rps).padStart(7)} req/s  p50 ${row.p50} ms  p99 ${row.p99} ms  non-2xx ${row.non2xx}${cpu}`);
   return row;
+}
+
+type Target = { name: string; opts: autocannon.Options; pid: number | undefined };
+/** A target's result against the bare server: medians over the rounds. */
+type Versus = { rps: number; ratio: number; cpuUs: number; bareCpuUs: number };
+
+/**
+ * `targets` measured against the bare server in ROUNDS interleaved rounds (bare, each target, bare,
+ * each target, ..., bare), each run ROUND_SECONDS, after one warm-up of each. A target's ratio in a
+ * round is its req/s over the mean of the bare runs either side; the result is the median over
+ * the rounds. The shared machine has slow phases seconds long that hit whichever process runs
+ * then (the bare server, loyalty-sim or the hono floor alike): one of them then moves one round,
+ * not the result.
+ */
+async function againstBare(rows: Row[], bareTarget: Target, targets: Target[]): Promise<Map<string, Versus>> {
+  for (const t of [bareTarget, ...targets]) await autocannon({ connections: CONNECTIONS, duration: WARMUP, ...t.opts });
+  const once = { warm: false, seconds: ROUND_SECONDS };
+  const bares = [await load(`${bareTarget.name} (round 1)`, bareTarget.opts, bareTarget.pid, once)];
+  const runs = new Map<string, Row[]>(targets.map((t) => [t.name, []]));
+  for (let round = 1; round <= ROUNDS; round++) {
+    for (const t of targets) runs.get(t.name)!.push(await load(`${t.name} (round ${round})`, t.opts, t.pid, once));
+    bares.push(await load(`${bareTarget.name} (${round < ROUNDS ? `round ${round + 1}` : "last"})`, bareTarget.opts, bareTarget.pid, once));
+  }
+  rows.push(...bares, ...[...runs.values()].flat());
+  const around = (round: number, of: (r: Row) => number) => (of(bares[round]!) + of(bares[round + 1]!)) / 2;
+  const cpuOf = (r: Row) => r.cpuUsPerRequest ?? Number.NaN;
+  return new Map(
+    [...runs].map(([name, measured]) => [
+      name,
+      {
+        rps: median(measured.map((r) => r.rps)),
+        ratio: median(measured.map((r, i) => r.rps / around(i, (b) => b.rps))),
+        cpuUs: median(measured.map(cpuOf)),
+        bareCpuUs: median(measured.map((_, i) => around(i, cpuOf))),
+      },
+    ]),
+  );
 }
 
 async function json(url: string, init: RequestInit = {}): Promise<any> {
@@ -50,7 +90,10 @@ async function json(url: string, init: RequestInit = {}): Promise<any> {
 }
 
 async function main(): Promise<void> {
-  console.log(`loyalty-sim bench: ${CONNECTIONS} connections, ${DURATION} s per run after ${WARMUP} s of warm-up, ${BIG} customers\n`);
+  console.log(
+    `loyalty-sim bench: ${CONNECTIONS} connections, ${DURATION} s per run after ${WARMUP} s of warm-up ` +
+      `(against bare node:http: ${ROUNDS} interleaved rounds of ${ROUND_SECONDS} s), ${BIG} customers\n`,
+  );
 
   // Startup: process start to the first 200 from /__sim/health.
   const small: number[] = [];
@@ -128,12 +171,9 @@ async function main(): Promise<void> {
   console.log("");
   const rows: Row[] = [];
   const getPath = `/rest_api/v1/customers/${writers[0]}`;
-  // The machine's speed drifts within a run: each ratio to the bare server takes the mean of a bare
-  // run just before and one just after the load it is the reference for.
-  const loadBare = async (when: string) => rows.push(await load(`bare node:http ${when}`, { url: `http://127.0.0.1:${barePort}${getPath}` }, bare.pid));
-  await loadBare("(before GET)");
-  rows.push(await load("loyalty-sim GET /customers/{id}", { url: `${sim.url}${getPath}`, headers: AUTH }, sim.child.pid));
-  await loadBare("(after GET)");
+  const bareTarget: Target = { name: "bare node:http", opts: { url: `http://127.0.0.1:${barePort}${getPath}` }, pid: bare.pid };
+  const GET = "loyalty-sim GET /customers/{id}";
+  const reads = await againstBare(rows, bareTarget, [{ name: GET, opts: { url: `${sim.url}${getPath}`, headers: AUTH }, pid: sim.child.pid }]);
   if (prismReady) rows.push(await load("prism mock, GET /customers/{id}", { url: `http://127.0.0.1:${prismPort}${getPath}`, headers: AUTH }));
   rows.push(await load("loyalty-sim GET /customers?limit=100 (first)", { url: `${base}/customers?limit=100`, headers: AUTH }));
   rows.push(await load("loyalty-sim GET /customers?limit=100 (90% deep)", { url: `${base}/customers?limit=100&after=${encodeURIComponent(cursor)}`, headers: AUTH }));
@@ -150,10 +190,12 @@ async function main(): Promise<void> {
     url,
     requests: [{ method: "POST", headers: { ...AUTH, "content-type": "application/json" }, setupRequest: (req) => ({ ...req, path: `/rest_api/v1/customers/${writers[w++ % writers.length]}${path}`, body }) }],
   });
-  await loadBare("(before award)");
-  rows.push(await load("loyalty-sim POST .../stamps/award", writeOpts("/stamps/award", '{"stamps":1}'), sim.child.pid));
-  rows.push(await load("hono floor POST .../stamps/award", writeOpts("/stamps/award", '{"stamps":1}', `http://127.0.0.1:${floorPort}`), floor.pid));
-  await loadBare("(after award)");
+  const AWARD = "loyalty-sim POST .../stamps/award";
+  const FLOOR = "hono floor POST .../stamps/award";
+  const writes = await againstBare(rows, bareTarget, [
+    { name: AWARD, opts: writeOpts("/stamps/award", '{"stamps":1}'), pid: sim.child.pid },
+    { name: FLOOR, opts: writeOpts("/stamps/award", '{"stamps":1}', `http://127.0.0.1:${floorPort}`), pid: floor.pid },
+  ]);
   rows.push(await load("loyalty-sim POST .../redemptions", writeOpts("/redemptions", '{"reward_product_id":102}'), sim.child.pid));
   // The write loads add ledger entries: memory again, at the larger size they leave.
   const writeState = await shopNow();
@@ -178,45 +220,38 @@ async function main(): Promise<void> {
   await Promise.all([stop(bare), stop(prism), stop(floor)]);
 
   const rps = (name: string) => rows.find((r) => r.name.startsWith(name))?.rps ?? Number.NaN;
-  const mean = (a: number, b: number) => (a + b) / 2;
-  const bareAroundGet = mean(rps("bare node:http (before GET)"), rps("bare node:http (after GET)"));
-  const bareAroundAward = mean(rps("bare node:http (before award)"), rps("bare node:http (after award)"));
   const p50 = (name: string) => rows.find((r) => r.name.startsWith(name))?.p50 ?? Number.NaN;
+  const get = reads.get(GET)!;
+  const award = writes.get(AWARD)!;
+  const floorWrite = writes.get(FLOOR)!;
   const ratios = [
-    { what: "GET /customers/{id} vs bare node:http", value: rps("loyalty-sim GET /customers/{id}") / bareAroundGet, target: ">= 0.6", ok: (v: number) => v >= 0.6 },
-    { what: "GET /customers/{id} vs Prism", value: rps("loyalty-sim GET /customers/{id}") / rps("prism"), target: ">= 8", ok: (v: number) => v >= 8 },
-    { what: "award vs bare node:http", value: rps("loyalty-sim POST .../stamps/award") / bareAroundAward, target: ">= 0.5", ok: (v: number) => v >= 0.5 },
+    { what: "GET /customers/{id} vs bare node:http", value: get.ratio, target: ">= 0.6", ok: (v: number) => v >= 0.6 },
+    { what: "GET /customers/{id} vs Prism", value: get.rps / rps("prism"), target: ">= 8", ok: (v: number) => v >= 8 },
+    { what: "award vs bare node:http", value: award.ratio, target: ">= 0.5", ok: (v: number) => v >= 0.5 },
     { what: "deep page p50 / first page p50", value: p50("loyalty-sim GET /customers?limit=100 (90%") / p50("loyalty-sim GET /customers?limit=100 (first"), target: "<= 1.5", ok: (v: number) => v <= 1.5 },
     { what: "startup, 50 customers (ms)", value: median(small), target: "< 500", ok: (v: number) => v < 500 },
     { what: `startup, ${BIG} customers (ms)`, value: largeStartup, target: "< 3000", ok: (v: number) => v < 3000 },
     { what: `peak RSS, ${readState.customers} cust. / ${readState.activities} act. (MB)`, value: simRss, target: "< 300", ok: (v: number) => v < 300 },
-    { what: "award with --data vs in memory", value: rps("loyalty-sim --data") / rps("loyalty-sim POST .../stamps/award"), target: ">= 0.3", ok: (v: number) => v >= 0.3 },
+    { what: "award with --data vs in memory", value: rps("loyalty-sim --data") / award.rps, target: ">= 0.3", ok: (v: number) => v >= 0.3 },
   ];
-  console.log("\n  result                                      measured   target");
+  console.log(`\n  result (bare node:http ratios: median of ${ROUNDS} interleaved rounds)   measured   target`);
   for (const r of ratios) {
     console.log(`  ${r.what.padEnd(42)} ${r.value.toFixed(2).padStart(9)}   ${r.target.padEnd(7)} ${Number.isNaN(r.value) ? "n/a" : r.ok(r.value) ? "ok" : "MISSED"}`);
   }
   // Not targets: where the stack's own floor for a write sits, and how close the award comes to it.
-  const floorRps = rps("hono floor");
   const context = [
-    { what: "hono floor (POST) vs bare node:http", value: floorRps / bareAroundAward },
-    { what: "award vs hono floor", value: rps("loyalty-sim POST .../stamps/award") / floorRps },
+    { what: "hono floor (POST) vs bare node:http", value: floorWrite.ratio },
+    { what: "award vs hono floor", value: award.rps / floorWrite.rps },
   ];
   for (const r of context) console.log(`  ${r.what.padEnd(42)} ${r.value.toFixed(2).padStart(9)}   (context)`);
-  const cpu = (name: string) => rows.find((r) => r.name.startsWith(name))?.cpuUsPerRequest ?? Number.NaN;
-  const cpuBareGet = mean(cpu("bare node:http (before GET)"), cpu("bare node:http (after GET)"));
-  const cpuBareAward = mean(cpu("bare node:http (before award)"), cpu("bare node:http (after award)"));
-  const cpuGet = cpu("loyalty-sim GET /customers/{id}");
-  const cpuAward = cpu("loyalty-sim POST .../stamps/award");
-  console.log(
-    `\n  CPU per request (µs): GET ${cpuGet} vs bare ${cpuBareGet.toFixed(1)} (bare / GET ${(cpuBareGet / cpuGet).toFixed(2)}); ` +
-      `award ${cpuAward} vs bare ${cpuBareAward.toFixed(1)} (bare / award ${(cpuBareAward / cpuAward).toFixed(2)}); ` +
-      `hono floor ${cpu("hono floor")}`,
-  );
+  const cpuLine = (name: string, v: Versus) => `${name} ${v.cpuUs} vs bare ${v.bareCpuUs.toFixed(1)} (bare / ${name} ${(v.bareCpuUs / v.cpuUs).toFixed(2)})`;
+  console.log(`\n  CPU per request (µs, medians): ${cpuLine("GET", get)}; ${cpuLine("award", award)}; ${cpuLine("hono floor", floorWrite)}`);
   const written = writeBenchResult("results.json", {
     connections: CONNECTIONS,
     durationSeconds: DURATION,
     warmupSeconds: WARMUP,
+    rounds: ROUNDS,
+    roundSeconds: ROUND_SECONDS,
     customers: BIG,
     sizeAtRss: readState,
     afterWrites: { ...writeState, peakRssMb: rssAfterWrites },
