@@ -5,9 +5,9 @@
  * Under the Node server a body that declares its length is taken straight from the request
  * stream's buffer once all of it is there. `awaitingSmallBodies` hands a request with a small body
  * to the app one microtask late, by when Node has pushed a body that came with its headers (the
- * usual write), so that the app answers it without waiting at all, as it answers a GET. Anything
- * else (a chunked body, a body still on its way, the in-process `app.fetch`) is read by the
- * adapter, asynchronously, as before.
+ * usual write), so that the app answers it without waiting at all, as it answers a GET. A body
+ * still on its way is read through the adapter, asynchronously; a body of unknown length (chunked,
+ * or any in-process request's) is read from its stream by the body limit (`readBodyWithin`).
  * @module
  */
 import type { IncomingMessage, RequestListener } from "node:http";
