@@ -1,7 +1,8 @@
 /**
  * `npm run bench`: throughput, latency, startup and memory of loyalty-sim against a bare node:http
  * server (the limit), Prism (a stateless mock of the same OpenAPI document) and, for writes, the
- * floor of loyalty-sim's own stack (a minimal hono app), all on loopback, measured in one run. Absolute numbers on a shared machine are noise; the ratios are the result.
+ * floor of loyalty-sim's own stack (a minimal hono app), all on loopback, measured in one run.
+ * Absolute numbers on a shared machine are noise; the ratios are the result.
  * Writes bench/results.json.
  */
 import { mkdtempSync, rmSync } from "node:fs";
@@ -138,7 +139,7 @@ async function main(): Promise<void> {
 
   // The stack's own floor for a write: hono and @hono/node-server (the packages loyalty-sim is built
   // on) with one POST route that parses the JSON body, updates a Map and answers the envelope; no
-  // credentials, validation, journal or ledger. What any simulator on this stack can reach at best.
+  // credentials, validation, journal or ledger: what the stack itself costs a write, as context.
   const floorPort = await freePort();
   const floor = start(process.execPath, [
     "--input-type=module",
