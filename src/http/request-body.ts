@@ -24,6 +24,13 @@ type NodeIncoming = Pick<IncomingMessage, "readableLength" | "readableDidRead" |
 const TEXT = Symbol("bodyText");
 type BodyCache = { text?: Promise<string>; [TEXT]?: string };
 
+/** Keeps the body's text where `bodyText` and hono's `c.req.text()` / `c.req.json()` find it. */
+function keep(cache: BodyCache, text: string): string {
+  cache[TEXT] = text;
+  cache.text = Promise.resolve(text);
+  return text;
+}
+
 // The adapter decodes a body so too: invalid UTF-8 becomes U+FFFD and a leading BOM is dropped.
 const decoder = new TextDecoder();
 
@@ -44,11 +51,7 @@ export function bodyText(c: Context<AppEnv>): MaybePromise<string> {
   } else {
     const length = Number(declared);
     const now = length === 0 ? "" : buffered(incoming, length);
-    if (now !== undefined) {
-      cache[TEXT] = now;
-      cache.text = Promise.resolve(now);
-      return now;
-    }
+    if (now !== undefined) return keep(cache, now);
     read = Promise.resolve().then(() => buffered(incoming, length) ?? c.req.raw.text());
   }
   return (cache.text = read.then((text) => (cache[TEXT] = text)));
@@ -79,9 +82,7 @@ export async function readBodyWithin(c: Context<AppEnv>, maxBytes: number): Prom
       chunks.push(value);
     }
   }
-  const text = chunks.length === 1 ? decoder.decode(chunks[0]) : decoder.decode(Buffer.concat(chunks));
-  cache[TEXT] = text;
-  cache.text = Promise.resolve(text);
+  keep(cache, chunks.length === 1 ? decoder.decode(chunks[0]) : decoder.decode(Buffer.concat(chunks)));
   return true;
 }
 
