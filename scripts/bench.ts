@@ -221,7 +221,10 @@ async function main(): Promise<void> {
   await Promise.all([stop(bare), stop(prism), stop(floor)]);
 
   const rps = (name: string) => rows.find((r) => r.name.startsWith(name))?.rps ?? Number.NaN;
-  const p50 = (name: string) => rows.find((r) => r.name.startsWith(name))?.p50 ?? Number.NaN;
+  // A closed loop of CONNECTIONS connections keeps one request in flight on each, so a load's mean
+  // latency is CONNECTIONS / req/s (Little's law): exact, where autocannon's latency histogram
+  // counts whole milliseconds (a page's p50 is 5 or 6 ms, a 20% step).
+  const meanLatencyMs = (name: string) => (CONNECTIONS / rps(name)) * 1000;
   const get = reads.get(GET)!;
   const award = writes.get(AWARD)!;
   const floorWrite = writes.get(FLOOR)!;
@@ -229,7 +232,12 @@ async function main(): Promise<void> {
     { what: "GET /customers/{id} vs bare node:http", value: get.ratio, target: ">= 0.6", ok: (v: number) => v >= 0.6 },
     { what: "GET /customers/{id} vs Prism", value: get.rps / rps("prism"), target: ">= 8", ok: (v: number) => v >= 8 },
     { what: "award vs bare node:http", value: award.ratio, target: ">= 0.5", ok: (v: number) => v >= 0.5 },
-    { what: "deep page p50 / first page p50", value: p50("loyalty-sim GET /customers?limit=100 (90%") / p50("loyalty-sim GET /customers?limit=100 (first"), target: "<= 1.5", ok: (v: number) => v <= 1.5 },
+    {
+      what: "deep page / first page mean latency",
+      value: meanLatencyMs("loyalty-sim GET /customers?limit=100 (90%") / meanLatencyMs("loyalty-sim GET /customers?limit=100 (first"),
+      target: "<= 1.5",
+      ok: (v: number) => v <= 1.5,
+    },
     { what: "startup, 50 customers (ms)", value: median(small), target: "< 500", ok: (v: number) => v < 500 },
     { what: `startup, ${BIG} customers (ms)`, value: largeStartup, target: "< 3000", ok: (v: number) => v < 3000 },
     { what: `peak RSS, ${readState.customers} cust. / ${readState.activities} act. (MB)`, value: simRss, target: "< 300", ok: (v: number) => v < 300 },
