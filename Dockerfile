@@ -29,6 +29,9 @@ COPY README.md ./
 RUN mkdir -p /sim /data && chown node:node /data
 USER node
 EXPOSE 4747
-HEALTHCHECK --interval=5s --timeout=3s --start-period=5s --retries=5 CMD ["node", "dist/cli/healthcheck.js"]
-# Exec form: node is PID 1 and receives SIGTERM, which closes the server and flushes --data.
-CMD ["node", "dist/cli/bin.js"]
+# Absolute paths: `docker run -w` or compose's working_dir must not break the check or the start.
+HEALTHCHECK --interval=5s --timeout=3s --start-period=5s --retries=5 CMD ["node", "/app/dist/cli/healthcheck.js"]
+# The CLI is the entrypoint, so `docker run loyalty-sim --seed 42` passes its flags to it (the base
+# image's entrypoint would hand them to node). Exec form: node is PID 1 and receives SIGTERM,
+# which closes the server and flushes --data.
+ENTRYPOINT ["node", "/app/dist/cli/bin.js"]

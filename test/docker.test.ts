@@ -1,19 +1,20 @@
 /**
  * The Dockerfile without a Docker engine: its instructions are checked, then replayed in temp
  * folders (COPY through .dockerignore, the build stage's `npm run build`, the runtime stage's
- * production-only `npm ci`), and the image's CMD and HEALTHCHECK run there with the image's
- * environment plus the documented LOYALTY_SIM_* variables, files under a "/sim" folder and the
- * data file under a "/data" folder.
+ * production-only `npm ci`), and the image's ENTRYPOINT, CMD and HEALTHCHECK run there the way
+ * `docker run` assembles them, with the image's environment plus the documented LOYALTY_SIM_*
+ * variables, files under a "/sim" folder and the data file under a "/data" folder.
  */
 import { execFile } from "node:child_process";
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from "node:fs";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
-import { join, relative } from "node:path";
+import { join, posix, relative } from "node:path";
 import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { envName, OPTION_NAMES } from "../src/config.js";
-import { killAll, ROOT, spawnCli, startCli, stopCli } from "./support/cli.js";
+import { HELP } from "../src/cli/args.js";
+import { killAll, ROOT, runCli, spawnCli, startCli, stopCli, type SpawnOptions } from "./support/cli.js";
 
 const run = promisify(execFile);
 
@@ -51,7 +52,14 @@ const hostEnv = Object.fromEntries(Object.entries(process.env).filter(([k]) => !
 const execForm = (text: string) => JSON.parse(text) as string[];
 const healthcheck = runtime.steps.find((s) => s.op === "HEALTHCHECK")!;
 const healthCommand = execForm(/\bCMD (\[.*\])$/.exec(healthcheck.args)?.[1] ?? "null");
-const cmd = execForm(runtime.steps.find((s) => s.op === "CMD")!.args);
+const execFormOf = (op: string) => {
+  const step = runtime.steps.findLast((s) => s.op === op);
+  return step && execForm(step.args);
+};
+const entrypoint = execFormOf("ENTRYPOINT");
+// An ENTRYPOINT of ours resets the base image's CMD (["node"] in the node images).
+const cmd = execFormOf("CMD") ?? (entrypoint ? [] : ["node"]);
+const imageWorkdir = runtime.steps.findLast((s) => s.op === "WORKDIR")?.args ?? "/";
 
 /** .dockerignore patterns as anchored regexes: `*` within a segment, `**` across segments. */
 const ignored = readFileSync(join(ROOT, ".dockerignore"), "utf8")
@@ -114,10 +122,28 @@ function freePort(): Promise<number> {
 /** The container's environment: the image's ENV plus what `docker run -e` adds. */
 const containerEnv = (extra: Record<string, string>) => ({ PATH: process.env.PATH ?? "", ...env, ...extra });
 
-function runHealthcheck(port: number) {
-  const [program, ...args] = healthCommand;
+/** A command run in the container as one run here: node is ours, its script is found under the stage's root. */
+function inContainer([program, ...args]: string[], workdir: string): SpawnOptions & { command: [string, ...string[]] } {
   expect(program).toBe("node");
-  return run(process.execPath, args, { cwd: app, env: containerEnv({ LOYALTY_SIM_PORT: String(port) }), timeout: 10_000 }).then(
+  const root = rootOf(runtime.name);
+  const [script, ...rest] = args;
+  // Node resolves a relative script against the working directory, which `docker run -w` changes.
+  const here = script === undefined || script.startsWith("-") ? args : [join(root, posix.resolve(workdir, script)), ...rest];
+  return { command: [process.execPath, ...here], cwd: join(root, workdir), cleanEnv: true };
+}
+
+/**
+ * What `docker run [-w workdir] loyalty-sim ...args` runs. Without an ENTRYPOINT of ours, the node
+ * image's docker-entrypoint.sh applies: it hands arguments that start with "-" to node.
+ */
+function dockerRun(args: string[], workdir = imageWorkdir) {
+  const argv = [...(entrypoint ?? []), ...(args.length > 0 ? args : cmd)];
+  return inContainer(!entrypoint && argv[0]?.startsWith("-") ? ["node", ...argv] : argv, workdir);
+}
+
+function runHealthcheck(port: number, workdir = imageWorkdir) {
+  const { command: [program, ...args], cwd } = inContainer(healthCommand, workdir);
+  return run(program, args, { cwd, env: containerEnv({ LOYALTY_SIM_PORT: String(port) }), timeout: 10_000 }).then(
     () => ({ code: 0, stderr: "" }),
     (e: { code: number; stderr: string }) => ({ code: e.code, stderr: e.stderr }),
   );
@@ -149,8 +175,10 @@ describe("Dockerfile", () => {
     expect(env).toMatchObject({ LOYALTY_SIM_HOST: "0.0.0.0", LOYALTY_SIM_PORT: "4747" });
     const known = new Set(OPTION_NAMES.map(envName));
     expect(Object.keys(env).filter((k) => k.startsWith("LOYALTY_SIM_") && !known.has(k))).toEqual([]);
-    expect(cmd).toEqual(["node", "dist/cli/bin.js"]);
-    expect(healthCommand).toEqual(["node", "dist/cli/healthcheck.js"]);
+    // The CLI is the entrypoint (so `docker run` arguments are its flags), both by absolute path.
+    expect(entrypoint).toEqual(["node", "/app/dist/cli/bin.js"]);
+    expect(runtime.steps.filter((s) => s.op === "CMD")).toEqual([]);
+    expect(healthCommand).toEqual(["node", "/app/dist/cli/healthcheck.js"]);
     expect(healthcheck.args).toMatch(/--interval=\d+s/);
   });
 
@@ -186,7 +214,7 @@ describe("the image's command, replayed", { timeout: 30_000 }, () => {
       LOYALTY_SIM_SEED: "3",
       LOYALTY_SIM_CUSTOMERS: "4",
     };
-    const image = { command: [process.execPath, ...cmd.slice(1)] as [string, ...string[]], cwd: app, cleanEnv: true };
+    const image = dockerRun([]);
     const cli = await startCli([], containerEnv(vars), 15_000, image);
     expect(cli.origin).toBe(`http://127.0.0.1:${port}`);
     expect(cli.banner).toContain("  Credentials: X-Api-Key: docker_key  X-Api-Secret: docker_secret\n  Seed:        3 (4 customers)\n");
@@ -237,8 +265,29 @@ describe("the image's command, replayed", { timeout: 30_000 }, () => {
   });
 
   it("reads its configuration from the environment: a bad LOYALTY_SIM_PORT stops it with exit 2", async () => {
-    const cli = spawnCli([], containerEnv({ LOYALTY_SIM_PORT: "http" }), { command: [process.execPath, ...cmd.slice(1)] as [string, ...string[]], cwd: app, cleanEnv: true });
+    const cli = spawnCli([], containerEnv({ LOYALTY_SIM_PORT: "http" }), dockerRun([]));
     expect((await cli.exited).code).toBe(2);
     expect(cli.stderr()).toContain("--port (LOYALTY_SIM_PORT):");
+  });
+
+  it("takes `docker run` arguments as the CLI's flags: --seed 42, and --help", async () => {
+    const cli = await startCli([], containerEnv({ LOYALTY_SIM_PORT: String(await freePort()) }), 15_000, dockerRun(["--seed", "42", "--customers", "3"]));
+    try {
+      expect(cli.banner).toContain("  Seed:        42 (3 customers)\n");
+    } finally {
+      await stopCli(cli);
+    }
+    expect(await runCli([], containerEnv({}), 10_000, dockerRun(["--help"]))).toEqual({ code: 0, signal: null, stdout: HELP, stderr: "" });
+  });
+
+  it("starts and passes its healthcheck in another working directory (docker run -w /)", async () => {
+    const port = await freePort();
+    const cli = await startCli([], containerEnv({ LOYALTY_SIM_PORT: String(port) }), 15_000, dockerRun([], "/"));
+    try {
+      expect(cli.origin).toBe(`http://127.0.0.1:${port}`);
+      expect(await runHealthcheck(port, "/")).toEqual({ code: 0, stderr: "" });
+    } finally {
+      await stopCli(cli);
+    }
   });
 });
