@@ -6,7 +6,7 @@
 import { parseConfig, type SimulatorOptions } from "./config.js";
 import type { SimClock } from "./engine/clock.js";
 import type { ErrorCode } from "./engine/errors.js";
-import { FAULT_HEADER } from "./scenarios/gate.js";
+import { connectionError, faultOf } from "./network-errors.js";
 import { API_BASE } from "./http/base.js";
 import { buildSimulator, type BuiltSimulator } from "./simulator.js";
 import type { ScenarioInput } from "./scenarios/schema.js";
@@ -30,13 +30,10 @@ export function inProcessFetch(app: AppLike): typeof fetch {
     const signal = init?.signal ?? (input instanceof Request ? input.signal : undefined);
     signal?.throwIfAborted();
     const response = await (signal ? untilAborted(app.fetch(request), signal) : app.fetch(request));
-    const fault = response.headers.get(FAULT_HEADER);
+    const fault = faultOf(response);
     if (!fault) return response;
     if (fault === "timeout") throw signal?.reason ?? new DOMException("This operation was aborted", "AbortError");
-    const cause = Object.assign(new Error(fault === "connection_reset" ? "read ECONNRESET" : "other side closed"), {
-      code: fault === "connection_reset" ? "ECONNRESET" : "UND_ERR_SOCKET",
-    });
-    throw new TypeError("fetch failed", { cause });
+    throw connectionError(fault, "fetch");
   };
 }
 
