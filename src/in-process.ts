@@ -7,6 +7,7 @@ import { parseConfig, type SimulatorOptions } from "./config.js";
 import type { SimClock } from "./engine/clock.js";
 import type { ErrorCode } from "./engine/errors.js";
 import { connectionError, faultOf } from "./network-errors.js";
+import { createInterceptor, type Interception } from "./intercept.js";
 import { API_BASE } from "./http/base.js";
 import { buildSimulator, type BuiltSimulator } from "./simulator.js";
 import type { ScenarioInput } from "./scenarios/schema.js";
@@ -121,6 +122,14 @@ export interface InProcessSimulator {
   apiSecret: string;
   /** `http://loyalty-sim.local/rest_api/v1`: the base URL to give your client with `fetch`. */
   baseUrl: string;
+  /**
+   * Answers every request the process makes to `origin` (production's `https://stamp.appydesign.io`
+   * by default), through the global fetch, `node:http`/`https` or axios, from this simulator.
+   * Each call adds an origin; another simulator's origin is refused.
+   */
+  intercept(origin?: string): Interception;
+  /** Ends every interception of this simulator. */
+  restore(): void;
 }
 
 /**
@@ -132,6 +141,7 @@ export function createSimulator(options: SimulatorOptions & { clock?: SimClock }
   const { clock, ...rest } = options;
   const built = buildSimulator(parseConfig(rest), clock ? { clock } : {});
   const fetchFn = inProcessFetch(built.app);
+  const network = createInterceptor(built.app);
   return {
     app: built.app,
     fetch: fetchFn,
@@ -140,5 +150,7 @@ export function createSimulator(options: SimulatorOptions & { clock?: SimClock }
     apiKey: built.shop.access.apiKey,
     apiSecret: built.shop.access.apiSecret,
     baseUrl: `${IN_PROCESS_ORIGIN}${API_BASE}`,
+    intercept: network.intercept,
+    restore: network.restore,
   };
 }
