@@ -1,6 +1,7 @@
 /**
  * The simulator inside a test process, with no port: `createSimulator()` returns the app, a
- * `fetch` to hand to any client library, the engine, and a typed client of the control API.
+ * `fetch` to hand to any client library, the engine, a typed client of the control API, and
+ * `intercept()` for an app that calls production's URL itself.
  * @module
  */
 import { parseConfig, type SimulatorOptions } from "./config.js";
