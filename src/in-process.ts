@@ -1,12 +1,14 @@
 /**
  * The simulator inside a test process, with no port: `createSimulator()` returns the app, a
- * `fetch` to hand to any client library, the engine, and a typed client of the control API.
+ * `fetch` to hand to any client library, the engine, a typed client of the control API, and
+ * `intercept()` for an app that calls production's URL itself.
  * @module
  */
 import { parseConfig, type SimulatorOptions } from "./config.js";
 import type { SimClock } from "./engine/clock.js";
 import type { ErrorCode } from "./engine/errors.js";
-import { FAULT_HEADER } from "./scenarios/gate.js";
+import { connectionError, faultOf } from "./network-errors.js";
+import { createInterceptor, type Interception } from "./intercept.js";
 import { API_BASE } from "./http/base.js";
 import { buildSimulator, type BuiltSimulator } from "./simulator.js";
 import type { ScenarioInput } from "./scenarios/schema.js";
@@ -30,13 +32,10 @@ export function inProcessFetch(app: AppLike): typeof fetch {
     const signal = init?.signal ?? (input instanceof Request ? input.signal : undefined);
     signal?.throwIfAborted();
     const response = await (signal ? untilAborted(app.fetch(request), signal) : app.fetch(request));
-    const fault = response.headers.get(FAULT_HEADER);
+    const fault = faultOf(response);
     if (!fault) return response;
     if (fault === "timeout") throw signal?.reason ?? new DOMException("This operation was aborted", "AbortError");
-    const cause = Object.assign(new Error(fault === "connection_reset" ? "read ECONNRESET" : "other side closed"), {
-      code: fault === "connection_reset" ? "ECONNRESET" : "UND_ERR_SOCKET",
-    });
-    throw new TypeError("fetch failed", { cause });
+    throw connectionError(fault, "fetch");
   };
 }
 
@@ -124,6 +123,14 @@ export interface InProcessSimulator {
   apiSecret: string;
   /** `http://loyalty-sim.local/rest_api/v1`: the base URL to give your client with `fetch`. */
   baseUrl: string;
+  /**
+   * Answers every request the process makes to `origin` (production's `https://stamp.appydesign.io`
+   * by default), through the global fetch, `node:http`/`https` or axios, from this simulator.
+   * Each call adds an origin; another simulator's origin is refused.
+   */
+  intercept(origin?: string): Interception;
+  /** Ends every interception of this simulator. */
+  restore(): void;
 }
 
 /**
@@ -135,6 +142,7 @@ export function createSimulator(options: SimulatorOptions & { clock?: SimClock }
   const { clock, ...rest } = options;
   const built = buildSimulator(parseConfig(rest), clock ? { clock } : {});
   const fetchFn = inProcessFetch(built.app);
+  const network = createInterceptor(built.app);
   return {
     app: built.app,
     fetch: fetchFn,
@@ -143,5 +151,7 @@ export function createSimulator(options: SimulatorOptions & { clock?: SimClock }
     apiKey: built.shop.access.apiKey,
     apiSecret: built.shop.access.apiSecret,
     baseUrl: `${IN_PROCESS_ORIGIN}${API_BASE}`,
+    intercept: network.intercept,
+    restore: network.restore,
   };
 }

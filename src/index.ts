@@ -8,6 +8,8 @@ import type { ApiRoutes } from "./app.js";
 
 export { createSimulator, inProcessFetch, createControlClient, SimulatorError, IN_PROCESS_ORIGIN } from "./in-process.js";
 export type { InProcessSimulator, ControlClient, ControlClientOptions } from "./in-process.js";
+export { PRODUCTION_ORIGIN } from "./intercept.js";
+export type { Interception } from "./intercept.js";
 export { startSimulator } from "./server.js";
 export type { RunningSimulator } from "./server.js";
 export type { SimulatorOptions } from "./config.js";

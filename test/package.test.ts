@@ -86,7 +86,7 @@ describe("the npm package", { timeout: 60_000 }, () => {
     const manifest = JSON.parse(readFileSync(join(app, "node_modules/loyalty-sim/package.json"), "utf8")) as { bin: Record<string, string> };
     expect(manifest.bin).toEqual({ "loyalty-sim": "dist/cli/bin.js" });
     expect(existsSync(join(app, "node_modules/.bin/loyalty-sim"))).toBe(true);
-    for (const dep of ["hono", "@hono/node-server", "lowdb", "zod"]) expect(existsSync(join(app, "node_modules", dep)), dep).toBe(true);
+    for (const dep of ["hono", "@hono/node-server", "lowdb", "zod", "@mswjs/interceptors"]) expect(existsSync(join(app, "node_modules", dep)), dep).toBe(true);
     for (const dev of ["typescript", "vitest", "tsx", "@redocly/cli", "playwright-core", "ajv"]) expect(existsSync(join(app, "node_modules", dev)), dev).toBe(false);
   });
 
@@ -119,10 +119,14 @@ const shop = await sim.fetch(sim.baseUrl + "/shop", { headers });
 const client = createClient({ origin: IN_PROCESS_ORIGIN, apiKey: sim.apiKey, apiSecret: sim.apiSecret, fetch: sim.fetch });
 const list = await client.rest_api.v1.customers.$get({ query: { hasCount: "true" } });
 const error = await sim.control.mergeCustomer("1", "2").catch((e) => e);
+sim.intercept();
+const intercepted = await fetch("https://stamp.appydesign.io/rest_api/v1/shop", { headers });
+sim.restore();
 console.log(JSON.stringify({
   shop: [shop.status, (await shop.json()).data.programName],
   count: (await list.json()).meta.pagination.count,
   error: [error instanceof SimulatorError, error.status, error.code],
+  intercepted: intercepted.status,
   startSimulator: typeof startSimulator,
 }));
 `,
@@ -132,6 +136,7 @@ console.log(JSON.stringify({
       shop: [200, "Crumb & Bean Rewards"],
       count: 3,
       error: [true, 404, "CUSTOMER_NOT_FOUND"],
+      intercepted: 200,
       startSimulator: "function",
     });
   });
@@ -139,7 +144,7 @@ console.log(JSON.stringify({
   it("ships types a TypeScript consumer resolves through the package's exports", async () => {
     writeFileSync(
       join(app, "check.mts"),
-      `import { createClient, createSimulator, type Customer, type RunningSimulator } from "loyalty-sim";
+      `import { createClient, createSimulator, PRODUCTION_ORIGIN, type Customer, type Interception, type RunningSimulator } from "loyalty-sim";
 const sim = createSimulator();
 const client = createClient({ origin: "http://x", apiKey: sim.apiKey, apiSecret: sim.apiSecret, fetch: sim.fetch });
 export async function first(): Promise<Customer["stampBalance"]> {
@@ -151,6 +156,8 @@ export async function first(): Promise<Customer["stampBalance"]> {
 // @ts-expect-error stamps is a number
 client.rest_api.v1.customers[":id"].stamps.award.$post({ param: { id: "1" }, json: { stamps: "5" } });
 export type Url = RunningSimulator["url"];
+export const interception: Interception = sim.intercept(PRODUCTION_ORIGIN);
+interception.restore();
 `,
     );
     const tsc = join(ROOT, "node_modules/typescript/bin/tsc");
