@@ -46,8 +46,8 @@ export interface JournalFilter {
   /** Also entries that identified no shop (bad credentials). */
   includeUnidentified?: boolean;
   method?: string;
-  /** A `pathPattern` regex: matched against the path below the API base, as scenario rules are. */
-  path?: RegExp;
+  /** A path glob (scenarios/glob.ts): matched against the path below the API base, as scenario rules are. */
+  path?: { test(path: string): boolean };
   status?: number;
   customerId?: string;
   limit?: number;

@@ -7,7 +7,7 @@
 import { seededRandom, type RandomSource } from "../engine/random.js";
 import type { Clock } from "../engine/clock.js";
 import type { Respond, Rule, Scenario } from "./schema.js";
-import { belowApiBase } from "../http/base.js";
+import { pathGlob, type PathGlob } from "./glob.js";
 
 /** What a rule can match on, gathered once per request. */
 export interface RequestFacts {
@@ -27,7 +27,7 @@ export interface RequestFacts {
 interface RuleState {
   rule: Rule;
   index: number;
-  pathRegex?: RegExp;
+  path?: PathGlob;
   /** Requests that matched, applied or not (what `after` counts). */
   matches: number;
   /** Requests the rule decided. */
@@ -58,25 +58,6 @@ export interface ScenarioSummary {
   rules: { index: number; name?: string; match: Rule["match"]; respond: Respond; hits: number; matches: number; remaining: number | null; spent: boolean }[];
 }
 
-/** `{param}` is one segment, `*` any text within a segment, `**` any number of segments. */
-export function pathPattern(pattern: string): RegExp {
-  const relative = belowApiBase(pattern);
-  let out = "";
-  for (let i = 0; i < relative.length; i++) {
-    const ch = relative[i]!;
-    if (ch === "*" && relative[i + 1] === "*") {
-      out += ".*";
-      i++;
-    } else if (ch === "*") out += "[^/]*";
-    else if (ch === "{") {
-      const end = relative.indexOf("}", i);
-      out += "[^/]+";
-      i = end === -1 ? relative.length : end;
-    } else out += ch.replace(/[.+?^$()|[\]\\]/g, "\\$&");
-  }
-  return new RegExp(`^${out}/?$`);
-}
-
 /** Every field of `expected` holds in `actual`; objects are matched partially, arrays whole. */
 export function partialMatch(expected: unknown, actual: unknown): boolean {
   if (Array.isArray(expected)) {
@@ -93,7 +74,7 @@ function matches(state: RuleState, facts: RequestFacts): boolean {
   const m = state.rule.match;
   if (m.operation !== undefined && m.operation !== facts.operation) return false;
   if (m.method !== undefined && m.method !== facts.method) return false;
-  if (state.pathRegex && !state.pathRegex.test(facts.path)) return false;
+  if (state.path && !state.path.test(facts.path)) return false;
   if (m.customerId !== undefined && m.customerId !== facts.customerId) return false;
   if (m.apiKey !== undefined && m.apiKey !== facts.apiKey) return false;
   if (m.headers && !Object.entries(m.headers).every(([k, v]) => facts.header(k) === v)) return false;
@@ -128,7 +109,7 @@ export class ScenarioRegistry {
       rules: scenario.rules.map((rule, index) => ({
         rule,
         index,
-        ...(rule.match.path !== undefined && { pathRegex: pathPattern(rule.match.path) }),
+        ...(rule.match.path !== undefined && { path: pathGlob(rule.match.path) }),
         matches: 0,
         hits: 0,
       })),

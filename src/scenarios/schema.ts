@@ -6,6 +6,7 @@
  */
 import { z } from "zod";
 import { ERROR_CODES } from "../engine/errors.js";
+import { MAX_GLOB_LENGTH } from "./glob.js";
 
 export const OPERATION_IDS = [
   "listCustomers", "getCustomer", "updateCustomer", "setCustomerTier", "awardStamps", "adjustStamps",
@@ -40,6 +41,7 @@ export const matchSchema = z
     path: z
       .string()
       .regex(/^\//, "must start with /")
+      .max(MAX_GLOB_LENGTH)
       .optional()
       .describe("A path template such as /customers/{id}/redemptions, or a glob: * matches within a segment, ** across segments"),
     customerId: z.string().min(1).optional(),
