@@ -6,6 +6,7 @@
  */
 import { z } from "zod";
 import { ERROR_CODES } from "../engine/errors.js";
+import { jsonValue, matchObject } from "./field-checks.js";
 import { MAX_GLOB_LENGTH } from "./glob.js";
 
 export const OPERATION_IDS = [
@@ -47,7 +48,7 @@ export const matchSchema = z
     customerId: z.string().min(1).optional(),
     apiKey: z.string().min(1).optional().describe("Only requests of the shop with this API key"),
     headers: z.record(z.string(), z.string()).optional().describe("Header name (any case) to exact value"),
-    body: z.record(z.string(), z.unknown()).optional().describe("Partial deep match of the JSON body"),
+    body: matchObject().optional().describe("Partial deep match of the JSON body"),
     query: z.record(z.string(), z.string()).optional().describe("Query parameter to exact value"),
   })
   .describe("All given fields must hold");
@@ -57,7 +58,7 @@ export const respondSchema = z
     error: z.enum(ERROR_CODES).optional().describe("A documented error code, answered with its status and envelope"),
     message: z.string().min(1).optional().describe("With error: the message instead of the default one"),
     status: z.int().min(100).max(599).optional().describe("A raw response status"),
-    body: z.unknown().optional().describe("With status: the raw body (JSON)"),
+    body: jsonValue().optional().describe("With status: the raw body (JSON)"),
     headers: z.record(z.string(), z.string()).optional().describe("With status: extra response headers"),
     rateLimit: z
       .strictObject({ limit: z.int().min(0), windowSeconds: z.int().min(1).max(31_536_000) })
