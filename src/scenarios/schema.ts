@@ -6,7 +6,7 @@
  */
 import { z } from "zod";
 import { ERROR_CODES } from "../engine/errors.js";
-import { jsonValue, matchObject } from "./field-checks.js";
+import { jsonValue, matchObject, NO_BODY_STATUSES, responseHeaders } from "./field-checks.js";
 import { MAX_GLOB_LENGTH } from "./glob.js";
 
 export const OPERATION_IDS = [
@@ -57,9 +57,9 @@ export const respondSchema = z
   .strictObject({
     error: z.enum(ERROR_CODES).optional().describe("A documented error code, answered with its status and envelope"),
     message: z.string().min(1).optional().describe("With error: the message instead of the default one"),
-    status: z.int().min(100).max(599).optional().describe("A raw response status"),
+    status: z.int().min(200, "must be from 200 to 599: a 1xx status is not a final answer").max(599).optional().describe("A raw response status"),
     body: jsonValue().optional().describe("With status: the raw body (JSON)"),
-    headers: z.record(z.string(), z.string()).optional().describe("With status: extra response headers"),
+    headers: responseHeaders().optional().describe("With status: extra response headers (not the framing ones: Content-Length, Transfer-Encoding, Connection, ...)"),
     rateLimit: z
       .strictObject({ limit: z.int().min(0), windowSeconds: z.int().min(1).max(31_536_000) })
       .optional()
@@ -78,6 +78,9 @@ export const respondSchema = z
     if (r.message !== undefined && r.error === undefined) ctx.addIssue({ code: "custom", path: ["message"], message: "goes with error" });
     for (const key of ["body", "headers"] as const) {
       if (r[key] !== undefined && r.status === undefined) ctx.addIssue({ code: "custom", path: [key], message: "goes with status" });
+    }
+    if (r.body !== undefined && r.status !== undefined && NO_BODY_STATUSES.includes(r.status)) {
+      ctx.addIssue({ code: "custom", path: ["body"], message: `cannot go with status ${r.status}, which has no body; remove it or pick another status` });
     }
   });
 
