@@ -58,14 +58,22 @@ export interface ScenarioSummary {
   rules: { index: number; name?: string; match: Rule["match"]; respond: Respond; hits: number; matches: number; remaining: number | null; spent: boolean }[];
 }
 
-/** Every field of `expected` holds in `actual`; objects are matched partially, arrays whole. */
+/** `object[key]` when it is the object's own (never an inherited `constructor` or `toString`). */
+function own(object: object, key: string): unknown {
+  return Object.hasOwn(object, key) ? (object as Record<string, unknown>)[key] : undefined;
+}
+
+/**
+ * Every field of `expected` holds in `actual`; objects are matched partially, arrays whole. The
+ * recursion follows `expected`, a scenario's body, which the schema bounds in depth.
+ */
 export function partialMatch(expected: unknown, actual: unknown): boolean {
   if (Array.isArray(expected)) {
     return Array.isArray(actual) && actual.length === expected.length && expected.every((e, i) => partialMatch(e, actual[i]));
   }
   if (expected !== null && typeof expected === "object") {
     if (actual === null || typeof actual !== "object" || Array.isArray(actual)) return false;
-    return Object.entries(expected).every(([k, v]) => partialMatch(v, (actual as Record<string, unknown>)[k]));
+    return Object.entries(expected).every(([k, v]) => partialMatch(v, own(actual, k)));
   }
   return Object.is(expected, actual);
 }
@@ -78,7 +86,7 @@ function matches(state: RuleState, facts: RequestFacts): boolean {
   if (m.customerId !== undefined && m.customerId !== facts.customerId) return false;
   if (m.apiKey !== undefined && m.apiKey !== facts.apiKey) return false;
   if (m.headers && !Object.entries(m.headers).every(([k, v]) => facts.header(k) === v)) return false;
-  if (m.query && !Object.entries(m.query).every(([k, v]) => facts.query[k] === v)) return false;
+  if (m.query && !Object.entries(m.query).every(([k, v]) => own(facts.query, k) === v)) return false;
   if (m.body && !partialMatch(m.body, facts.body)) return false;
   return true;
 }

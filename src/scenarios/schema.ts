@@ -6,7 +6,7 @@
  */
 import { z } from "zod";
 import { ERROR_CODES } from "../engine/errors.js";
-import { jsonValue, matchObject, NO_BODY_STATUSES, responseHeaders } from "./field-checks.js";
+import { jsonValue, matchObject, NO_BODY_STATUSES, responseHeaders, stringRecord } from "./field-checks.js";
 import { MAX_GLOB_LENGTH } from "./glob.js";
 
 export const OPERATION_IDS = [
@@ -47,9 +47,9 @@ export const matchSchema = z
       .describe("A path template such as /customers/{id}/redemptions, or a glob: * matches within a segment, ** across segments"),
     customerId: z.string().min(1).optional(),
     apiKey: z.string().min(1).optional().describe("Only requests of the shop with this API key"),
-    headers: z.record(z.string(), z.string()).optional().describe("Header name (any case) to exact value"),
+    headers: stringRecord().optional().describe("Header name (any case) to exact value"),
     body: matchObject().optional().describe("Partial deep match of the JSON body"),
-    query: z.record(z.string(), z.string()).optional().describe("Query parameter to exact value"),
+    query: stringRecord().optional().describe("Query parameter to exact value"),
   })
   .describe("All given fields must hold");
 
