@@ -196,7 +196,7 @@ describe("respond", () => {
     const sim = simWith([{ match: { operation: "getShop" }, respond: { fault: fault as "timeout" } }]);
     const client = new AbortController();
     let answered = false;
-    const pending = sim.app.request("/rest_api/v1/shop", { headers: AUTH, signal: client.signal }).then((res) => ((answered = true), res));
+    const pending = Promise.resolve(sim.app.request("/rest_api/v1/shop", { headers: AUTH, signal: client.signal })).then((res) => ((answered = true), res));
     // Only the timeout waits for the client to give up: the others answer with the signal untouched.
     for (let turn = 0; turn < 20 && !answered; turn++) await new Promise((resolve) => setImmediate(resolve));
     expect(answered).toBe(fault !== "timeout");
