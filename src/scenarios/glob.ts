@@ -5,7 +5,7 @@
  *
  * A pattern is compiled to a row of steps and run over the path keeping the set of steps it can
  * have reached (an automaton, not a backtracking regex), so a match costs at most
- * (path length + 1) x (steps + 1) whatever the pattern: `/*a*a*a*a*a*a*b` has no worst case.
+ * (path length + 1) x (steps + 1): `/*a*a*a*a*a*a*b` costs no more than any other pattern of its length.
  * @module
  */
 import { belowApiBase } from "../http/base.js";
