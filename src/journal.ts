@@ -6,6 +6,7 @@
 import { getQueryParam } from "hono/utils/url";
 import { isoTimestamp } from "./engine/clock.js";
 import { belowApiBase } from "./http/base.js";
+import { jsonTextTooDeep } from "./http/json-depth.js";
 
 export interface JournalEntry {
   id: number;
@@ -46,8 +47,8 @@ export interface JournalFilter {
   /** Also entries that identified no shop (bad credentials). */
   includeUnidentified?: boolean;
   method?: string;
-  /** A `pathPattern` regex: matched against the path below the API base, as scenario rules are. */
-  path?: RegExp;
+  /** A path glob (scenarios/glob.ts): matched against the path below the API base, as scenario rules are. */
+  path?: { test(path: string): boolean };
   status?: number;
   customerId?: string;
   limit?: number;
@@ -62,7 +63,8 @@ const NOT_KEPT = (length: number) => `(${length} characters, not kept)`;
 export function journalBody(text: string, contentType: string | null): unknown {
   if (text === "") return null;
   if (text.length > MAX_BODY_CHARS) return NOT_KEPT(text.length);
-  if (contentType?.includes("json")) {
+  // Too deep to be written out again (the API refuses such bodies, but journals them): kept as text.
+  if (contentType?.includes("json") && !jsonTextTooDeep(text)) {
     try {
       return JSON.parse(text);
     } catch {

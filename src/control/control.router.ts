@@ -15,7 +15,8 @@ import { bodyText } from "../http/request-body.js";
 import { createRouter } from "../http/router.js";
 import type { Journal } from "../journal.js";
 import { parseScenarioText, ScenarioError } from "../scenarios/load.js";
-import { pathPattern, type ScenarioRegistry } from "../scenarios/registry.js";
+import { pathGlob } from "../scenarios/glob.js";
+import type { ScenarioRegistry } from "../scenarios/registry.js";
 import type { Scenario } from "../scenarios/schema.js";
 import { VERSION } from "../version.js";
 import * as routes from "./control.routes.js";
@@ -96,7 +97,7 @@ export function createControlRouter(deps: ControlDeps) {
         shopId: shop.id,
         includeUnidentified: isDefault,
         ...(q.method !== undefined && { method: q.method.toUpperCase() }),
-        ...(q.path !== undefined && { path: pathPattern(q.path) }),
+        ...(q.path !== undefined && { path: pathGlob(q.path) }),
         ...(q.status !== undefined && { status: q.status }),
         ...(q.customerId !== undefined && { customerId: q.customerId }),
         ...(q.limit !== undefined && { limit: q.limit }),

@@ -1,6 +1,7 @@
 /** @module Schemas of the simulator control API (`/__sim`). */
 import { z } from "@hono/zod-openapi";
 import { ErrorEnvelopeSchema } from "../http/schemas.js";
+import { MAX_GLOB_LENGTH } from "../scenarios/glob.js";
 
 export const CONTROL_TAG = "Simulator control";
 
@@ -85,7 +86,7 @@ export const JournalEntrySchema = z
 
 export const RequestsQuerySchema = z.object({
   method: z.string().optional().openapi({ description: "GET, POST, ..." }),
-  path: z.string().optional().openapi({ description: "A path template or glob, as in scenario rules" }),
+  path: z.string().max(MAX_GLOB_LENGTH).optional().openapi({ description: "A path template or glob, as in scenario rules" }),
   status: z.coerce.number().int().min(100).max(599).optional().openapi({ type: "integer" }),
   customerId: z.string().optional(),
   limit: z.coerce.number().int().min(1).max(100_000).optional().openapi({ type: "integer" }),

@@ -15,6 +15,8 @@ import type { Context } from "hono";
 import { HTTPException } from "hono/http-exception";
 import type { z } from "@hono/zod-openapi";
 import type { AppEnv } from "./env.js";
+import { DomainError } from "../engine/errors.js";
+import { jsonTextTooDeep, TOO_DEEP } from "./json-depth.js";
 import { andThen, type MaybePromise } from "./maybe-promise.js";
 import { requestHeader } from "./request-headers.js";
 
@@ -109,7 +111,8 @@ const JSON_REQUEST = /^application\/([a-z-.]+\+)?json(;\s*[a-zA-Z0-9-]+=([^;]+))
  * async layers (a media-type gate, hono's JSON validator, zod's async parse), each a closure, a
  * promise and a `next`. Same outcomes: a Content-Type that is not JSON, or a body without one, is
  * hono's 415; a body that does not parse is hono's 400 (the app's error handler writes both as
- * VALIDATION_ERROR); no Content-Type and no body validates `{}`.
+ * VALIDATION_ERROR); no Content-Type and no body validates `{}`. A body nested deeper than
+ * MAX_JSON_DEPTH is a 422 too: no route takes one, and the journal could not write it out again.
  */
 export function parseJsonBody<S extends z.ZodType>(c: Context<AppEnv>, schema: S): MaybePromise<z.ZodSafeParseResult<z.output<S>>> {
   const type = requestHeader(c, "content-type");
@@ -120,6 +123,7 @@ export function parseJsonBody<S extends z.ZodType>(c: Context<AppEnv>, schema: S
       if (text.length > 0) throw new HTTPException(415, { message: "Unsupported Media Type" });
       return schema.safeParse({});
     }
+    if (jsonTextTooDeep(text)) throw new DomainError("VALIDATION_ERROR", "Request body is nested too deeply", [{ in: "body", path: "(root)", message: TOO_DEEP }]);
     let value: unknown;
     try {
       value = JSON.parse(text);

@@ -5,9 +5,10 @@
  */
 import { readFileSync } from "node:fs";
 import { extname } from "node:path";
-import { parse as parseYaml } from "yaml";
+import { parse as parseYaml, Parser, type CST } from "yaml";
 import type { ZodError } from "zod";
 import type { FieldIssue } from "../engine/errors.js";
+import { MAX_JSON_DEPTH } from "../http/json-depth.js";
 import { scenarioSchema, type Scenario } from "./schema.js";
 
 export class ScenarioError extends Error {
@@ -36,8 +37,37 @@ export function parseScenario(data: unknown, source: string): Scenario {
   return result.data;
 }
 
+/**
+ * Deepest YAML document read: a scenario's own levels and a body's, with room to spare (a body too
+ * deep within it is refused by the schema, which names the field).
+ */
+const MAX_YAML_DEPTH = 2 * MAX_JSON_DEPTH;
+
+/**
+ * Whether YAML text nests collections deeper than MAX_YAML_DEPTH. The yaml library builds values
+ * recursively, and a few thousand levels overflow its stack (or abort the process), so the depth
+ * is read first from its syntax tree, which it builds with a stack of its own, walked here with one.
+ */
+function yamlTooDeep(text: string): boolean {
+  const stack: [CST.Token | null | undefined, number][] = [];
+  for (const token of new Parser().parse(text)) stack.push([token, 0]);
+  while (stack.length > 0) {
+    const [token, depth] = stack.pop()!;
+    if (!token) continue;
+    if (token.type === "document") stack.push([token.value, depth]);
+    else if (token.type === "block-map" || token.type === "block-seq" || token.type === "flow-collection") {
+      if (depth + 1 > MAX_YAML_DEPTH) return true;
+      for (const item of token.items) stack.push([item.key, depth + 1], [item.value, depth + 1]);
+    }
+  }
+  return false;
+}
+
 /** Text as YAML (a superset of JSON) or JSON. */
 export function parseScenarioText(text: string, format: "json" | "yaml", source: string): Scenario {
+  if (format === "yaml" && yamlTooDeep(text)) {
+    throw new ScenarioError(source, [{ in: "body", path: "(root)", message: `nests deeper than ${MAX_YAML_DEPTH} levels, the limit for YAML scenarios` }]);
+  }
   let data: unknown;
   try {
     data = format === "yaml" ? parseYaml(text) : JSON.parse(text);

@@ -19,7 +19,7 @@ export function parsePrefer(header: string | undefined): Respond | undefined {
       if (!(value in ERROR_CATALOG)) throw bad(`unknown error code; use one of ${Object.keys(ERROR_CATALOG).join(", ")}`);
       out.error = value as ErrorCode;
     } else if (key === "status") {
-      if (!/^\d{3}$/.test(value) || Number(value) < 100 || Number(value) > 599) throw bad("must be an HTTP status from 100 to 599");
+      if (!/^\d{3}$/.test(value) || Number(value) < 200 || Number(value) > 599) throw bad("must be an HTTP status from 200 to 599 (a 1xx status is not a final answer)");
       out.status = Number(value);
     } else if (key === "delay") {
       if (!/^\d{1,6}$/.test(value) || Number(value) > MAX_DELAY_MS) throw bad(`must be milliseconds from 0 to ${MAX_DELAY_MS}`);

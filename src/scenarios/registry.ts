@@ -7,7 +7,7 @@
 import { seededRandom, type RandomSource } from "../engine/random.js";
 import type { Clock } from "../engine/clock.js";
 import type { Respond, Rule, Scenario } from "./schema.js";
-import { belowApiBase } from "../http/base.js";
+import { pathGlob, type PathGlob } from "./glob.js";
 
 /** What a rule can match on, gathered once per request. */
 export interface RequestFacts {
@@ -27,7 +27,7 @@ export interface RequestFacts {
 interface RuleState {
   rule: Rule;
   index: number;
-  pathRegex?: RegExp;
+  path?: PathGlob;
   /** Requests that matched, applied or not (what `after` counts). */
   matches: number;
   /** Requests the rule decided. */
@@ -58,33 +58,22 @@ export interface ScenarioSummary {
   rules: { index: number; name?: string; match: Rule["match"]; respond: Respond; hits: number; matches: number; remaining: number | null; spent: boolean }[];
 }
 
-/** `{param}` is one segment, `*` any text within a segment, `**` any number of segments. */
-export function pathPattern(pattern: string): RegExp {
-  const relative = belowApiBase(pattern);
-  let out = "";
-  for (let i = 0; i < relative.length; i++) {
-    const ch = relative[i]!;
-    if (ch === "*" && relative[i + 1] === "*") {
-      out += ".*";
-      i++;
-    } else if (ch === "*") out += "[^/]*";
-    else if (ch === "{") {
-      const end = relative.indexOf("}", i);
-      out += "[^/]+";
-      i = end === -1 ? relative.length : end;
-    } else out += ch.replace(/[.+?^$()|[\]\\]/g, "\\$&");
-  }
-  return new RegExp(`^${out}/?$`);
+/** `object[key]` when it is the object's own (never an inherited `constructor` or `toString`). */
+function own(object: object, key: string): unknown {
+  return Object.hasOwn(object, key) ? (object as Record<string, unknown>)[key] : undefined;
 }
 
-/** Every field of `expected` holds in `actual`; objects are matched partially, arrays whole. */
+/**
+ * Every field of `expected` holds in `actual`; objects are matched partially, arrays whole. The
+ * recursion follows `expected`, a scenario's body, which the schema bounds in depth.
+ */
 export function partialMatch(expected: unknown, actual: unknown): boolean {
   if (Array.isArray(expected)) {
     return Array.isArray(actual) && actual.length === expected.length && expected.every((e, i) => partialMatch(e, actual[i]));
   }
   if (expected !== null && typeof expected === "object") {
     if (actual === null || typeof actual !== "object" || Array.isArray(actual)) return false;
-    return Object.entries(expected).every(([k, v]) => partialMatch(v, (actual as Record<string, unknown>)[k]));
+    return Object.entries(expected).every(([k, v]) => partialMatch(v, own(actual, k)));
   }
   return Object.is(expected, actual);
 }
@@ -93,11 +82,11 @@ function matches(state: RuleState, facts: RequestFacts): boolean {
   const m = state.rule.match;
   if (m.operation !== undefined && m.operation !== facts.operation) return false;
   if (m.method !== undefined && m.method !== facts.method) return false;
-  if (state.pathRegex && !state.pathRegex.test(facts.path)) return false;
+  if (state.path && !state.path.test(facts.path)) return false;
   if (m.customerId !== undefined && m.customerId !== facts.customerId) return false;
   if (m.apiKey !== undefined && m.apiKey !== facts.apiKey) return false;
   if (m.headers && !Object.entries(m.headers).every(([k, v]) => facts.header(k) === v)) return false;
-  if (m.query && !Object.entries(m.query).every(([k, v]) => facts.query[k] === v)) return false;
+  if (m.query && !Object.entries(m.query).every(([k, v]) => own(facts.query, k) === v)) return false;
   if (m.body && !partialMatch(m.body, facts.body)) return false;
   return true;
 }
@@ -128,7 +117,7 @@ export class ScenarioRegistry {
       rules: scenario.rules.map((rule, index) => ({
         rule,
         index,
-        ...(rule.match.path !== undefined && { pathRegex: pathPattern(rule.match.path) }),
+        ...(rule.match.path !== undefined && { path: pathGlob(rule.match.path) }),
         matches: 0,
         hits: 0,
       })),

@@ -6,6 +6,8 @@
  */
 import { z } from "zod";
 import { ERROR_CODES } from "../engine/errors.js";
+import { jsonValue, matchObject, NO_BODY_STATUSES, responseHeaders, stringRecord } from "./field-checks.js";
+import { MAX_GLOB_LENGTH } from "./glob.js";
 
 export const OPERATION_IDS = [
   "listCustomers", "getCustomer", "updateCustomer", "setCustomerTier", "awardStamps", "adjustStamps",
@@ -40,13 +42,14 @@ export const matchSchema = z
     path: z
       .string()
       .regex(/^\//, "must start with /")
+      .max(MAX_GLOB_LENGTH)
       .optional()
       .describe("A path template such as /customers/{id}/redemptions, or a glob: * matches within a segment, ** across segments"),
     customerId: z.string().min(1).optional(),
     apiKey: z.string().min(1).optional().describe("Only requests of the shop with this API key"),
-    headers: z.record(z.string(), z.string()).optional().describe("Header name (any case) to exact value"),
-    body: z.record(z.string(), z.unknown()).optional().describe("Partial deep match of the JSON body"),
-    query: z.record(z.string(), z.string()).optional().describe("Query parameter to exact value"),
+    headers: stringRecord().optional().describe("Header name (any case) to exact value"),
+    body: matchObject().optional().describe("Partial deep match of the JSON body"),
+    query: stringRecord().optional().describe("Query parameter to exact value"),
   })
   .describe("All given fields must hold");
 
@@ -54,9 +57,9 @@ export const respondSchema = z
   .strictObject({
     error: z.enum(ERROR_CODES).optional().describe("A documented error code, answered with its status and envelope"),
     message: z.string().min(1).optional().describe("With error: the message instead of the default one"),
-    status: z.int().min(100).max(599).optional().describe("A raw response status"),
-    body: z.unknown().optional().describe("With status: the raw body (JSON)"),
-    headers: z.record(z.string(), z.string()).optional().describe("With status: extra response headers"),
+    status: z.int().min(200, "must be from 200 to 599: a 1xx status is not a final answer").max(599).optional().describe("A raw response status"),
+    body: jsonValue().optional().describe("With status: the raw body (JSON)"),
+    headers: responseHeaders().optional().describe("With status: extra response headers (not the framing ones: Content-Length, Transfer-Encoding, Connection, ...)"),
     rateLimit: z
       .strictObject({ limit: z.int().min(0), windowSeconds: z.int().min(1).max(31_536_000) })
       .optional()
@@ -75,6 +78,9 @@ export const respondSchema = z
     if (r.message !== undefined && r.error === undefined) ctx.addIssue({ code: "custom", path: ["message"], message: "goes with error" });
     for (const key of ["body", "headers"] as const) {
       if (r[key] !== undefined && r.status === undefined) ctx.addIssue({ code: "custom", path: [key], message: "goes with status" });
+    }
+    if (r.body !== undefined && r.status !== undefined && NO_BODY_STATUSES.includes(r.status)) {
+      ctx.addIssue({ code: "custom", path: ["body"], message: `cannot go with status ${r.status}, which has no body; remove it or pick another status` });
     }
   });
 

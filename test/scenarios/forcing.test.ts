@@ -201,9 +201,9 @@ describe("Prefer", () => {
   it.each([
     ["error=NOPE", `error=NOPE: unknown error code; use one of ${ERROR_CODES.join(", ")}`],
     ["error", `error: unknown error code; use one of ${ERROR_CODES.join(", ")}`],
-    ["status=abc", "status=abc: must be an HTTP status from 100 to 599"],
-    ["status=99", "status=99: must be an HTTP status from 100 to 599"],
-    ["status=600", "status=600: must be an HTTP status from 100 to 599"],
+    ["status=abc", "status=abc: must be an HTTP status from 200 to 599 (a 1xx status is not a final answer)"],
+    ["status=99", "status=99: must be an HTTP status from 200 to 599 (a 1xx status is not a final answer)"],
+    ["status=600", "status=600: must be an HTTP status from 200 to 599 (a 1xx status is not a final answer)"],
     ["delay=-1", "delay=-1: must be milliseconds from 0 to 120000"],
     ["delay=1.5", "delay=1.5: must be milliseconds from 0 to 120000"],
     ["delay=120001", "delay=120001: must be milliseconds from 0 to 120000"],
