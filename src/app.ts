@@ -18,7 +18,7 @@ import { checkCredentials, checkJsonBody, RateLimiter } from "./http/auth.js";
 import { docsRouter } from "./http/docs.js";
 import { sendError, sendNoRoute } from "./http/errors.js";
 import { createGateway, throughGateway, type Gate } from "./http/gateway.js";
-import { declaredLength, readBodyWithin } from "./http/request-body.js";
+import { limitBody } from "./http/request-body.js";
 import { requestHeader } from "./http/request-headers.js";
 import { requestPath } from "./http/path.js";
 import { setHeader } from "./http/respond.js";
@@ -26,6 +26,7 @@ import { API_BASE, createRouter } from "./http/router.js";
 import { openApiConfig } from "./openapi.js";
 import { Journal } from "./journal.js";
 import { createControlRouter } from "./control/control.router.js";
+import { SCENARIO_BODY_LIMIT, simAddScenario } from "./control/control.routes.js";
 import { RequestRecorder, type RequestLogLine } from "./http/recording.js";
 import { applyScenarios } from "./scenarios/gate.js";
 import { ScenarioRegistry } from "./scenarios/registry.js";
@@ -55,20 +56,6 @@ export interface AppDeps {
 
 /** Headers a browser app under test needs to read. */
 const EXPOSED_HEADERS = ["X-RateLimit-Limit", "X-RateLimit-Remaining", "Retry-After", "X-Request-Id", "Idempotency-Key"];
-
-/**
- * The body limit. A declared Content-Length is checked from the header alone; a body of unknown
- * length (chunked, or an in-process request's) is read up to the limit and kept for the handler.
- */
-function limitBody(maxSize: number): Gate {
-  const tooLarge = (c: Context<AppEnv>) => sendError(c, new DomainError("PAYLOAD_TOO_LARGE", `Request body is larger than ${maxSize} bytes`));
-  return (c) => {
-    if (c.req.method === "GET" || c.req.method === "HEAD") return undefined;
-    const length = declaredLength(c);
-    if (length !== undefined) return Number.parseInt(length, 10) > maxSize ? tooLarge(c) : undefined;
-    return readBodyWithin(c, maxSize).then((within) => (within ? undefined : tooLarge(c)));
-  };
-}
 
 /** Writes every failure in the error envelope; anything but a DomainError or hono's body errors is a bug. */
 function answerError(error: unknown, c: Context<AppEnv>, onBug?: (error: unknown) => void): Response {
@@ -101,6 +88,7 @@ export function createApp(deps: AppDeps) {
   const registry = new ScenarioRegistry(deps.scenarios ?? [], engine.clock, deps.seed ?? 1);
   const journal = new Journal(deps.journalSize ?? 1000);
   const app = createRouter({ getPath: requestPath });
+  const bodyLimit = deps.bodyLimitBytes ?? 1024 * 1024;
 
   let requestCounter = 0;
   const identify: Gate = (c) => {
@@ -130,10 +118,12 @@ export function createApp(deps: AppDeps) {
     recorder: new RequestRecorder(engine, journal, deps.onRequest),
     apiGates: [
       checkCredentials(engine, limiter),
-      limitBody(deps.bodyLimitBytes ?? 1024 * 1024),
+      limitBody(bodyLimit),
       checkJsonBody,
       applyScenarios({ registry, ...(deps.latency !== undefined && { latency: deps.latency }) }),
     ],
+    // Control calls are limited too: a scenario (rules, bodies to match) may be a few MiB.
+    plainGates: [limitBody((c) => (c.req.method === "POST" && c.req.path === simAddScenario.path ? SCENARIO_BODY_LIMIT : bodyLimit))],
     onError,
   });
   const toApi = <R extends Parameters<typeof throughGateway>[0]>(router: R) => throughGateway(router, API_BASE, gateway.api, true);

@@ -3,7 +3,7 @@
  * "Simulator control", operationIds prefixed `sim`.
  * @module
  */
-import { createRoute, z } from "@hono/zod-openapi";
+import { createRoute, z, type RouteConfig } from "@hono/zod-openapi";
 import { CustomerSchema } from "../http/schemas.js";
 import { scenarioSchema } from "../scenarios/schema.js";
 import {
@@ -27,8 +27,21 @@ const base = { tags: [CONTROL_TAG], security: [] as Record<string, string[]>[] }
 const invalid = controlError("`VALIDATION_ERROR`: bad control input, with details");
 const bug = controlError("`INTERNAL_ERROR`: a bug in the simulator");
 
-export const simHealth = createRoute({
-  ...base,
+/** Largest scenario body: a file of many rules, or of large bodies to match, is still a few MiB at most. */
+export const SCENARIO_BODY_LIMIT = 4 * 1024 * 1024;
+const MIB = 1024 * 1024;
+
+/**
+ * A control route with the outcomes every control call can have: any method but GET may be sent a
+ * body, and one over the limit (1 MiB, as the API's; 4 MiB for a scenario) is refused unread.
+ */
+function controlRoute<const R extends RouteConfig>(route: R) {
+  const limit = route.method === "post" && route.path === "/__sim/scenarios" ? SCENARIO_BODY_LIMIT : MIB;
+  const tooLarge = controlError(`\`PAYLOAD_TOO_LARGE\`: the body is larger than ${limit / MIB} MiB`);
+  return createRoute({ ...base, ...route, responses: { ...route.responses, ...(route.method !== "get" && { 413: tooLarge }) } });
+}
+
+export const simHealth = controlRoute({
   method: "get",
   path: "/__sim/health",
   operationId: "simHealth",
@@ -37,8 +50,7 @@ export const simHealth = createRoute({
   responses: { 200: json(HealthSchema, "The simulator is up"), 500: bug },
 });
 
-export const simReset = createRoute({
-  ...base,
+export const simReset = controlRoute({
   method: "post",
   path: "/__sim/reset",
   operationId: "simReset",
@@ -47,8 +59,7 @@ export const simReset = createRoute({
   responses: { 200: json(z.object({ reset: z.literal(true), shops: z.int() }), "Reset done"), 500: bug },
 });
 
-export const simListScenarios = createRoute({
-  ...base,
+export const simListScenarios = controlRoute({
   method: "get",
   path: "/__sim/scenarios",
   operationId: "simListScenarios",
@@ -58,8 +69,7 @@ export const simListScenarios = createRoute({
   responses: { 200: json(z.object({ scenarios: z.array(ScenarioSummarySchema) }), "Active scenarios"), 422: invalid, 500: bug },
 });
 
-export const simAddScenario = createRoute({
-  ...base,
+export const simAddScenario = controlRoute({
   method: "post",
   path: "/__sim/scenarios",
   operationId: "simAddScenario",
@@ -80,8 +90,7 @@ export const simAddScenario = createRoute({
   responses: { 201: json(ScenarioSummarySchema, "The scenario as now active"), 422: invalid, 500: bug },
 });
 
-export const simDeleteScenario = createRoute({
-  ...base,
+export const simDeleteScenario = controlRoute({
   method: "delete",
   path: "/__sim/scenarios/{name}",
   operationId: "simDeleteScenario",
@@ -91,8 +100,7 @@ export const simDeleteScenario = createRoute({
   responses: { 204: { description: "Removed" }, 404: controlError("`NOT_FOUND`: no such scenario"), 422: invalid, 500: bug },
 });
 
-export const simClearScenarios = createRoute({
-  ...base,
+export const simClearScenarios = controlRoute({
   method: "delete",
   path: "/__sim/scenarios",
   operationId: "simClearScenarios",
@@ -102,8 +110,7 @@ export const simClearScenarios = createRoute({
   responses: { 200: json(z.object({ removed: z.int() }), "How many were removed"), 422: invalid, 500: bug },
 });
 
-export const simListRequests = createRoute({
-  ...base,
+export const simListRequests = controlRoute({
   method: "get",
   path: "/__sim/requests",
   operationId: "simListRequests",
@@ -113,8 +120,7 @@ export const simListRequests = createRoute({
   responses: { 200: json(z.object({ requests: z.array(JournalEntrySchema) }), "Journal entries"), 422: invalid, 500: bug },
 });
 
-export const simClearRequests = createRoute({
-  ...base,
+export const simClearRequests = controlRoute({
   method: "delete",
   path: "/__sim/requests",
   operationId: "simClearRequests",
@@ -124,8 +130,7 @@ export const simClearRequests = createRoute({
   responses: { 204: { description: "Cleared" }, 422: invalid, 500: bug },
 });
 
-export const simGetClock = createRoute({
-  ...base,
+export const simGetClock = controlRoute({
   method: "get",
   path: "/__sim/clock",
   operationId: "simGetClock",
@@ -134,8 +139,7 @@ export const simGetClock = createRoute({
   responses: { 200: json(ClockSchema, "The clock"), 500: bug },
 });
 
-export const simSetClock = createRoute({
-  ...base,
+export const simSetClock = controlRoute({
   method: "post",
   path: "/__sim/clock",
   operationId: "simSetClock",
@@ -145,8 +149,7 @@ export const simSetClock = createRoute({
   responses: { 200: json(ClockSchema, "The clock after the change"), 422: invalid, 500: bug },
 });
 
-export const simCreateShop = createRoute({
-  ...base,
+export const simCreateShop = controlRoute({
   method: "post",
   path: "/__sim/shops",
   operationId: "simCreateShop",
@@ -156,8 +159,7 @@ export const simCreateShop = createRoute({
   responses: { 201: json(ShopInfoSchema, "The new shop and its credentials"), 422: invalid, 500: bug },
 });
 
-export const simListShops = createRoute({
-  ...base,
+export const simListShops = controlRoute({
   method: "get",
   path: "/__sim/shops",
   operationId: "simListShops",
@@ -166,8 +168,7 @@ export const simListShops = createRoute({
   responses: { 200: json(z.object({ shops: z.array(ShopInfoSchema) }), "The shops"), 500: bug },
 });
 
-export const simCreateCustomer = createRoute({
-  ...base,
+export const simCreateCustomer = controlRoute({
   method: "post",
   path: "/__sim/customers",
   operationId: "simCreateCustomer",
@@ -177,8 +178,7 @@ export const simCreateCustomer = createRoute({
   responses: { 201: json(CustomerSchema, "The new customer"), 422: invalid, 500: bug },
 });
 
-export const simMergeCustomer = createRoute({
-  ...base,
+export const simMergeCustomer = controlRoute({
   method: "post",
   path: "/__sim/customers/{id}/merge",
   operationId: "simMergeCustomer",
