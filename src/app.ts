@@ -21,6 +21,7 @@ import { createGateway, throughGateway, type Gate } from "./http/gateway.js";
 import { limitBody } from "./http/request-body.js";
 import { requestHeader } from "./http/request-headers.js";
 import { requestPath } from "./http/path.js";
+import { sameOriginOnly } from "./http/same-origin.js";
 import { setHeader } from "./http/respond.js";
 import { API_BASE, createRouter } from "./http/router.js";
 import { openApiConfig } from "./openapi.js";
@@ -50,9 +51,14 @@ export interface AppDeps {
   onRequest?: (line: RequestLogLine) => void;
   /** Called after `POST /__sim/reset` (persistence flushes there). */
   onReset?: () => Promise<void>;
-  /** Answer CORS preflights and expose the API's headers to browsers (default true). */
+  /** Answer CORS preflights and expose the API's headers to browsers (default true; never for `/__sim`). */
   cors?: boolean;
+  /** Bound to a loopback address: the control API refuses a Host that is not a loopback name. */
+  loopbackHostsOnly?: boolean;
 }
+
+/** The control API's paths (hono routes `/%5F%5Fsim/...` there too: `c.req.path` is decoded). */
+const isControl = (path: string) => path.startsWith("/__sim/") || path === "/__sim";
 
 /** Headers a browser app under test needs to read. */
 const EXPOSED_HEADERS = ["X-RateLimit-Limit", "X-RateLimit-Remaining", "Retry-After", "X-Request-Id", "Idempotency-Key"];
@@ -101,20 +107,20 @@ export function createApp(deps: AppDeps) {
     return undefined;
   };
   const onError = (error: unknown, c: Context<AppEnv>) => answerError(error, c, deps.onBug);
+  const corsHeaders =
+    deps.cors === false
+      ? undefined
+      : cors({
+          allowHeaders: ["X-Api-Key", "X-Api-Secret", "Content-Type", "Prefer", "Idempotency-Key", "X-Request-Id"],
+          allowMethods: ["GET", "POST", "PATCH", "PUT", "DELETE", "OPTIONS"],
+          exposeHeaders: EXPOSED_HEADERS,
+          maxAgeSeconds: 600,
+        });
+  const controlCallers = sameOriginOnly({ loopbackHostsOnly: deps.loopbackHostsOnly ?? false });
+  // What browsers may do: call the API and read the docs from any page (CORS), but never drive the control API.
+  const browsers: Gate = (c) => (isControl(c.req.path) ? controlCallers(c) : corsHeaders?.(c));
   const gateway = createGateway({
-    everyRequest: [
-      identify,
-      ...(deps.cors === false
-        ? []
-        : [
-            cors({
-              allowHeaders: ["X-Api-Key", "X-Api-Secret", "Content-Type", "Prefer", "Idempotency-Key", "X-Request-Id"],
-              allowMethods: ["GET", "POST", "PATCH", "PUT", "DELETE", "OPTIONS"],
-              exposeHeaders: EXPOSED_HEADERS,
-              maxAgeSeconds: 600,
-            }),
-          ]),
-    ],
+    everyRequest: [identify, browsers],
     recorder: new RequestRecorder(engine, journal, deps.onRequest),
     apiGates: [
       checkCredentials(engine, limiter),

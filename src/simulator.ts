@@ -36,6 +36,8 @@ export interface BuildOptions {
   dataFileHooks?: DataFileHooks;
   onBug?: (error: unknown) => void;
   onRequest?: (line: RequestLogLine) => void;
+  /** Set by `listen` on a loopback address: the control API then refuses other Host names. */
+  loopbackHostsOnly?: boolean;
 }
 
 export function buildSimulator(config: SimulatorConfig, options: BuildOptions = {}) {
@@ -51,6 +53,7 @@ export function buildSimulator(config: SimulatorConfig, options: BuildOptions = 
     seed: config.seed,
     journalSize: config.journalSize,
     cors: config.cors,
+    ...(options.loopbackHostsOnly && { loopbackHostsOnly: true }),
     ...(config.latency !== undefined && { latency: config.latency }),
     ...(options.onBug && { onBug: options.onBug }),
     ...(options.onRequest && { onRequest: options.onRequest }),

@@ -31,14 +31,19 @@ const bug = controlError("`INTERNAL_ERROR`: a bug in the simulator");
 export const SCENARIO_BODY_LIMIT = 4 * 1024 * 1024;
 const MIB = 1024 * 1024;
 
+const forbidden = controlError(
+  "`FORBIDDEN`: a browser page of another site (its `Origin`, or `Sec-Fetch-Site: cross-site` or `same-site`), or, while bound to a loopback address, a `Host` that is not localhost, 127.0.0.1 or [::1]",
+);
+
 /**
- * A control route with the outcomes every control call can have: any method but GET may be sent a
- * body, and one over the limit (1 MiB, as the API's; 4 MiB for a scenario) is refused unread.
+ * A control route with the outcomes every control call can have: another site's page is refused;
+ * any method but GET may be sent a body, and one over the limit (1 MiB, as the API's; 4 MiB for a
+ * scenario) is refused unread.
  */
 function controlRoute<const R extends RouteConfig>(route: R) {
   const limit = route.method === "post" && route.path === "/__sim/scenarios" ? SCENARIO_BODY_LIMIT : MIB;
   const tooLarge = controlError(`\`PAYLOAD_TOO_LARGE\`: the body is larger than ${limit / MIB} MiB`);
-  return createRoute({ ...base, ...route, responses: { ...route.responses, ...(route.method !== "get" && { 413: tooLarge }) } });
+  return createRoute({ ...base, ...route, responses: { ...route.responses, 403: forbidden, ...(route.method !== "get" && { 413: tooLarge }) } });
 }
 
 export const simHealth = controlRoute({
