@@ -12,6 +12,7 @@ import { customersRouter } from "./api/customers/customers.router.js";
 import { programRouter } from "./api/program/program.router.js";
 import { rewardsRouter } from "./api/rewards/rewards.router.js";
 import { stampsRouter } from "./api/stamps/stamps.router.js";
+import { DEFAULT_LIMITS, type Limits } from "./config.js";
 import type { Engine } from "./engine/engine.js";
 import { DomainError } from "./engine/errors.js";
 import { checkCredentials, checkJsonBody, RateLimiter } from "./http/auth.js";
@@ -55,6 +56,8 @@ export interface AppDeps {
   cors?: boolean;
   /** Bound to a loopback address: the control API refuses a Host that is not a loopback name. */
   loopbackHostsOnly?: boolean;
+  /** What the control API may make (default DEFAULT_LIMITS). */
+  limits?: Partial<Limits>;
 }
 
 /** The control API's paths (hono routes `/%5F%5Fsim/...` there too: `c.req.path` is decoded). */
@@ -140,7 +143,7 @@ export function createApp(deps: AppDeps) {
     .route(API_BASE, toApi(stampsRouter))
     .route(API_BASE, toApi(rewardsRouter))
     .route(API_BASE, toApi(programRouter));
-  app.route("/", toOther(createControlRouter({ engine, registry, journal, limiter, ...(deps.onReset && { onReset: deps.onReset }) })));
+  app.route("/", toOther(createControlRouter({ engine, registry, journal, limiter, limits: { ...DEFAULT_LIMITS, ...deps.limits }, ...(deps.onReset && { onReset: deps.onReset }) })));
 
   app.openAPIRegistry.registerComponent("securitySchemes", "ApiKey", {
     type: "apiKey",

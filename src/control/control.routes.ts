@@ -60,7 +60,8 @@ export const simReset = controlRoute({
   path: "/__sim/reset",
   operationId: "simReset",
   summary: "Reset everything",
-  description: "Every shop back to its seeded state, journal and rate windows cleared, scenarios back to those loaded at start, clock back to real time.",
+  description:
+    "Every shop back to its seeded state, journal and rate windows cleared, scenarios back to those loaded at start, clock back to real time. Shops are generated again in slices, so other requests are answered meanwhile; the answer comes once all are done.",
   responses: { 200: json(z.object({ reset: z.literal(true), shops: z.int() }), "Reset done"), 500: bug },
 });
 
@@ -79,7 +80,8 @@ export const simAddScenario = controlRoute({
   path: "/__sim/scenarios",
   operationId: "simAddScenario",
   summary: "Add a scenario",
-  description: "Adds a scenario (JSON, or YAML with `Content-Type: application/yaml`) to the shop, before the others; one of the same name is replaced.",
+  description:
+    "Adds a scenario (JSON, or YAML with `Content-Type: application/yaml`) to the shop, before the others; one of the same name is replaced. At most `--max-scenario-rules` rules, and `--max-scenarios` scenarios per shop (422 beyond).",
   request: {
     headers: ShopKeyHeader,
     body: {
@@ -159,7 +161,8 @@ export const simCreateShop = controlRoute({
   path: "/__sim/shops",
   operationId: "simCreateShop",
   summary: "Create an isolated shop",
-  description: "A new shop with the default program and its own seeded customers and credentials; parallel test files each take one.",
+  description:
+    "A new shop with the default program and its own seeded customers and credentials; parallel test files each take one. Generated in slices, so other requests are answered meanwhile. Refused (422) beyond `--max-shops` shops or `--max-customers` customers over all shops.",
   request: { body: { required: true, content: { "application/json": { schema: CreateShopSchema } } } },
   responses: { 201: json(ShopInfoSchema, "The new shop and its credentials"), 422: invalid, 500: bug },
 });
@@ -178,7 +181,8 @@ export const simCreateCustomer = controlRoute({
   path: "/__sim/customers",
   operationId: "simCreateCustomer",
   summary: "Create a customer",
-  description: "Creates a customer in the shop as if synced from the commerce platform (customers never come from the API).",
+  description:
+    "Creates a customer in the shop as if synced from the commerce platform (customers never come from the API). Refused (422) beyond `--max-customers` customers over all shops.",
   request: { headers: ShopKeyHeader, body: { required: true, content: { "application/json": { schema: CreateCustomerSchema } } } },
   responses: { 201: json(CustomerSchema, "The new customer"), 422: invalid, 500: bug },
 });
