@@ -60,7 +60,8 @@ export function createControlRouter(deps: ControlDeps) {
     registry.reset();
     await deps.onReset?.();
   };
-  // One reset at a time: one asked for during another runs after it.
+  // One reset at a time (each holds a second copy of the shop it is making): one asked for during
+  // another runs after it.
   let lastReset: Promise<void> = Promise.resolve();
 
   return createRouter()
