@@ -12,20 +12,23 @@ import { customersRouter } from "./api/customers/customers.router.js";
 import { programRouter } from "./api/program/program.router.js";
 import { rewardsRouter } from "./api/rewards/rewards.router.js";
 import { stampsRouter } from "./api/stamps/stamps.router.js";
+import { DEFAULT_LIMITS, type Limits } from "./config.js";
 import type { Engine } from "./engine/engine.js";
 import { DomainError } from "./engine/errors.js";
 import { checkCredentials, checkJsonBody, RateLimiter } from "./http/auth.js";
 import { docsRouter } from "./http/docs.js";
 import { sendError, sendNoRoute } from "./http/errors.js";
 import { createGateway, throughGateway, type Gate } from "./http/gateway.js";
-import { declaredLength, readBodyWithin } from "./http/request-body.js";
+import { limitBody } from "./http/request-body.js";
 import { requestHeader } from "./http/request-headers.js";
 import { requestPath } from "./http/path.js";
+import { sameOriginOnly } from "./http/same-origin.js";
 import { setHeader } from "./http/respond.js";
 import { API_BASE, createRouter } from "./http/router.js";
 import { openApiConfig } from "./openapi.js";
 import { Journal } from "./journal.js";
 import { createControlRouter } from "./control/control.router.js";
+import { SCENARIO_BODY_LIMIT, simAddScenario } from "./control/control.routes.js";
 import { RequestRecorder, type RequestLogLine } from "./http/recording.js";
 import { applyScenarios } from "./scenarios/gate.js";
 import { ScenarioRegistry } from "./scenarios/registry.js";
@@ -49,26 +52,19 @@ export interface AppDeps {
   onRequest?: (line: RequestLogLine) => void;
   /** Called after `POST /__sim/reset` (persistence flushes there). */
   onReset?: () => Promise<void>;
-  /** Answer CORS preflights and expose the API's headers to browsers (default true). */
+  /** Answer CORS preflights and expose the API's headers to browsers (default true; never for `/__sim`). */
   cors?: boolean;
+  /** Bound to a loopback address: the control API refuses a Host that is not a loopback name. */
+  loopbackHostsOnly?: boolean;
+  /** What the control API may make (default DEFAULT_LIMITS). */
+  limits?: Partial<Limits>;
 }
+
+/** The control API's paths (hono routes `/%5F%5Fsim/...` there too: `c.req.path` is decoded). */
+const isControl = (path: string) => path.startsWith("/__sim/") || path === "/__sim";
 
 /** Headers a browser app under test needs to read. */
 const EXPOSED_HEADERS = ["X-RateLimit-Limit", "X-RateLimit-Remaining", "Retry-After", "X-Request-Id", "Idempotency-Key"];
-
-/**
- * The body limit. A declared Content-Length is checked from the header alone; a body of unknown
- * length (chunked, or an in-process request's) is read up to the limit and kept for the handler.
- */
-function limitBody(maxSize: number): Gate {
-  const tooLarge = (c: Context<AppEnv>) => sendError(c, new DomainError("PAYLOAD_TOO_LARGE", `Request body is larger than ${maxSize} bytes`));
-  return (c) => {
-    if (c.req.method === "GET" || c.req.method === "HEAD") return undefined;
-    const length = declaredLength(c);
-    if (length !== undefined) return Number.parseInt(length, 10) > maxSize ? tooLarge(c) : undefined;
-    return readBodyWithin(c, maxSize).then((within) => (within ? undefined : tooLarge(c)));
-  };
-}
 
 /** Writes every failure in the error envelope; anything but a DomainError or hono's body errors is a bug. */
 function answerError(error: unknown, c: Context<AppEnv>, onBug?: (error: unknown) => void): Response {
@@ -101,6 +97,7 @@ export function createApp(deps: AppDeps) {
   const registry = new ScenarioRegistry(deps.scenarios ?? [], engine.clock, deps.seed ?? 1);
   const journal = new Journal(deps.journalSize ?? 1000);
   const app = createRouter({ getPath: requestPath });
+  const bodyLimit = deps.bodyLimitBytes ?? 1024 * 1024;
 
   let requestCounter = 0;
   const identify: Gate = (c) => {
@@ -113,27 +110,29 @@ export function createApp(deps: AppDeps) {
     return undefined;
   };
   const onError = (error: unknown, c: Context<AppEnv>) => answerError(error, c, deps.onBug);
+  const corsHeaders =
+    deps.cors === false
+      ? undefined
+      : cors({
+          allowHeaders: ["X-Api-Key", "X-Api-Secret", "Content-Type", "Prefer", "Idempotency-Key", "X-Request-Id"],
+          allowMethods: ["GET", "POST", "PATCH", "PUT", "DELETE", "OPTIONS"],
+          exposeHeaders: EXPOSED_HEADERS,
+          maxAgeSeconds: 600,
+        });
+  const controlCallers = sameOriginOnly({ loopbackHostsOnly: deps.loopbackHostsOnly ?? false });
+  // What browsers may do: call the API and read the docs from any page (CORS), but never drive the control API.
+  const browsers: Gate = (c) => (isControl(c.req.path) ? controlCallers(c) : corsHeaders?.(c));
   const gateway = createGateway({
-    everyRequest: [
-      identify,
-      ...(deps.cors === false
-        ? []
-        : [
-            cors({
-              allowHeaders: ["X-Api-Key", "X-Api-Secret", "Content-Type", "Prefer", "Idempotency-Key", "X-Request-Id"],
-              allowMethods: ["GET", "POST", "PATCH", "PUT", "DELETE", "OPTIONS"],
-              exposeHeaders: EXPOSED_HEADERS,
-              maxAgeSeconds: 600,
-            }),
-          ]),
-    ],
+    everyRequest: [identify, browsers],
     recorder: new RequestRecorder(engine, journal, deps.onRequest),
     apiGates: [
       checkCredentials(engine, limiter),
-      limitBody(deps.bodyLimitBytes ?? 1024 * 1024),
+      limitBody(bodyLimit),
       checkJsonBody,
       applyScenarios({ registry, ...(deps.latency !== undefined && { latency: deps.latency }) }),
     ],
+    // Control calls are limited too: a scenario (rules, bodies to match) may be a few MiB.
+    plainGates: [limitBody((c) => (c.req.method === "POST" && c.req.path === simAddScenario.path ? SCENARIO_BODY_LIMIT : bodyLimit))],
     onError,
   });
   const toApi = <R extends Parameters<typeof throughGateway>[0]>(router: R) => throughGateway(router, API_BASE, gateway.api, true);
@@ -144,7 +143,7 @@ export function createApp(deps: AppDeps) {
     .route(API_BASE, toApi(stampsRouter))
     .route(API_BASE, toApi(rewardsRouter))
     .route(API_BASE, toApi(programRouter));
-  app.route("/", toOther(createControlRouter({ engine, registry, journal, limiter, ...(deps.onReset && { onReset: deps.onReset }) })));
+  app.route("/", toOther(createControlRouter({ engine, registry, journal, limiter, limits: { ...DEFAULT_LIMITS, ...deps.limits }, ...(deps.onReset && { onReset: deps.onReset }) })));
 
   app.openAPIRegistry.registerComponent("securitySchemes", "ApiKey", {
     type: "apiKey",

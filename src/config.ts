@@ -13,45 +13,66 @@ const booleanOption = z.union([
   z.enum(["true", "false", "1", "0"], { message: "must be true, false, 1 or 0" }).transform((v) => v === "true" || v === "1"),
 ]);
 
-export const configSchema = z.object({
-  port: intFrom(0, 65_535).default(4747),
-  host: z.string().min(1).default("127.0.0.1"),
-  seed: intFrom(0, 2 ** 31 - 1).default(1),
-  customers: intFrom(0, 1_000_000).default(50),
-  /** A fixture file; the bundled default program when absent. */
-  fixtures: z.string().min(1).optional(),
-  /** Override the fixture's credentials. */
-  apiKey: z.string().min(1).optional(),
-  apiSecret: z.string().min(1).optional(),
-  /** Requests per hour per shop, or `off`; overrides the fixture's value. */
-  rateLimit: z.union([z.literal("off"), intFrom(1, 1_000_000_000)]).optional(),
-  /** Scenario files loaded at start (JSON or YAML); a comma-separated list from the environment. */
-  scenario: z
-    .union([z.string().min(1), z.array(z.string().min(1))])
-    .transform((v) => (Array.isArray(v) ? v : v.split(",").map((s) => s.trim()).filter(Boolean)))
-    .default([]),
-  /** Global latency of every API request: `MS` or `MIN-MAX`. */
-  latency: z
-    .union([z.number().int().min(0), z.string().regex(/^\d+(-\d+)?$/, "must be MS or MIN-MAX, e.g. 50 or 20-200")])
-    .transform((v, ctx): number | [number, number] => {
-      if (typeof v === "number") return v;
-      const [min, max] = v.split("-").map(Number) as [number, number?];
-      if (max === undefined) return min;
-      if (min > max) ctx.addIssue({ code: "custom", message: "MIN must not exceed MAX" });
-      return [min, max];
-    })
-    .optional(),
-  journalSize: intFrom(0, 1_000_000).default(1000),
-  /** Keep every shop's state in this JSON file (lowdb) and load it at the next start. */
-  data: z.string().min(1).optional(),
-  /** Longest time between a change and its write to the data file. */
-  flushMs: intFrom(10, 60_000).default(1000),
-  logLevel: z.enum(["debug", "info", "warn", "error", "silent"]).default("info"),
-  logFormat: z.enum(["pretty", "json"]).default("pretty"),
-  quiet: booleanOption.default(false),
-  /** Answer CORS preflights for browser apps under test. */
-  cors: booleanOption.default(true),
-});
+/**
+ * What the control API may make, at most: each bounds the memory a careless loop or a hostile
+ * client can take. 100k customers take about 115 MB of heap.
+ */
+export const DEFAULT_LIMITS = { maxShops: 1000, maxCustomers: 250_000, maxScenarios: 100, maxScenarioRules: 100 };
+export type Limits = typeof DEFAULT_LIMITS;
+
+export const configSchema = z
+  .object({
+    port: intFrom(0, 65_535).default(4747),
+    host: z.string().min(1).default("127.0.0.1"),
+    seed: intFrom(0, 2 ** 31 - 1).default(1),
+    customers: intFrom(0, 1_000_000).default(50),
+    /** A fixture file; the bundled default program when absent. */
+    fixtures: z.string().min(1).optional(),
+    /** Override the fixture's credentials. */
+    apiKey: z.string().min(1).optional(),
+    apiSecret: z.string().min(1).optional(),
+    /** Requests per hour per shop, or `off`; overrides the fixture's value. */
+    rateLimit: z.union([z.literal("off"), intFrom(1, 1_000_000_000)]).optional(),
+    /** Scenario files loaded at start (JSON or YAML); a comma-separated list from the environment. */
+    scenario: z
+      .union([z.string().min(1), z.array(z.string().min(1))])
+      .transform((v) => (Array.isArray(v) ? v : v.split(",").map((s) => s.trim()).filter(Boolean)))
+      .default([]),
+    /** Global latency of every API request: `MS` or `MIN-MAX`. */
+    latency: z
+      .union([z.number().int().min(0), z.string().regex(/^\d+(-\d+)?$/, "must be MS or MIN-MAX, e.g. 50 or 20-200")])
+      .transform((v, ctx): number | [number, number] => {
+        if (typeof v === "number") return v;
+        const [min, max] = v.split("-").map(Number) as [number, number?];
+        if (max === undefined) return min;
+        if (min > max) ctx.addIssue({ code: "custom", message: "MIN must not exceed MAX" });
+        return [min, max];
+      })
+      .optional(),
+    journalSize: intFrom(0, 1_000_000).default(1000),
+    /** Keep every shop's state in this JSON file (lowdb) and load it at the next start. */
+    data: z.string().min(1).optional(),
+    /** Longest time between a change and its write to the data file. */
+    flushMs: intFrom(10, 60_000).default(1000),
+    logLevel: z.enum(["debug", "info", "warn", "error", "silent"]).default("info"),
+    logFormat: z.enum(["pretty", "json"]).default("pretty"),
+    quiet: booleanOption.default(false),
+    /** Answer CORS preflights for browser apps under test. */
+    cors: booleanOption.default(true),
+    /** Shops, the default one included. */
+    maxShops: intFrom(1, 1_000_000).default(DEFAULT_LIMITS.maxShops),
+    /** Customers over every shop: generated, created, and those of shops being made. */
+    maxCustomers: intFrom(0, 100_000_000).default(DEFAULT_LIMITS.maxCustomers),
+    /** Scenarios a shop adds through the control API. */
+    maxScenarios: intFrom(0, 1_000_000).default(DEFAULT_LIMITS.maxScenarios),
+    /** Rules of one scenario added through the control API. */
+    maxScenarioRules: intFrom(1, 1_000_000).default(DEFAULT_LIMITS.maxScenarioRules),
+  })
+  .superRefine((c, ctx) => {
+    if (c.customers <= c.maxCustomers) return;
+    const limit = `${flagName("maxCustomers")} (${envName("maxCustomers")})`;
+    ctx.addIssue({ code: "custom", path: ["customers"], message: `${c.customers} is more than ${limit} allows (${c.maxCustomers}); raise that too` });
+  });
 
 export type SimulatorConfig = z.output<typeof configSchema>;
 export type SimulatorOptions = z.input<typeof configSchema>;
@@ -59,6 +80,11 @@ export type SimulatorOptions = z.input<typeof configSchema>;
 /** Each option's environment variable: `apiKey` -> `LOYALTY_SIM_API_KEY`. */
 export function envName(option: string): string {
   return `LOYALTY_SIM_${option.replace(/[A-Z]/g, (m) => `_${m}`).toUpperCase()}`;
+}
+
+/** Each option's flag: `apiKey` -> `--api-key`. */
+export function flagName(option: string): string {
+  return `--${option.replace(/[A-Z]/g, (m) => `-${m.toLowerCase()}`)}`;
 }
 
 export const OPTION_NAMES = Object.keys(configSchema.shape) as (keyof SimulatorConfig)[];
@@ -83,8 +109,7 @@ export function parseConfig(raw: Record<string, unknown>): SimulatorConfig {
   if (result.success) return result.data;
   const lines = result.error.issues.map((issue) => {
     const name = String(issue.path[0] ?? "");
-    const flag = name.replace(/[A-Z]/g, (m) => `-${m.toLowerCase()}`);
-    return `  --${flag} (${envName(name)}): ${issue.message}`;
+    return `  ${flagName(name)} (${envName(name)}): ${issue.message}`;
   });
   throw new ConfigError(`Invalid options:\n${lines.join("\n")}`);
 }

@@ -9,6 +9,7 @@ import { createControlClient, type ControlClient } from "./in-process.js";
 import { buildSimulator, type BuildOptions, type BuiltSimulator } from "./simulator.js";
 import { nodeServerOptions } from "./http/node-server.js";
 import { API_BASE } from "./http/router.js";
+import { isLoopbackAddress } from "./http/same-origin.js";
 
 export interface RunningSimulator {
   /** `http://127.0.0.1:PORT` */
@@ -28,7 +29,8 @@ export interface RunningSimulator {
 
 /** Listens on the configured port (an ephemeral one by default here) once the app is built. */
 export async function listen(config: SimulatorConfig, options: BuildOptions = {}): Promise<RunningSimulator & { built: BuiltSimulator; server: ServerType }> {
-  const built = buildSimulator(config, options);
+  // In-process simulators bind nothing, so only here is there an address to protect.
+  const built = buildSimulator(config, { ...options, loopbackHostsOnly: isLoopbackAddress(config.host) });
   const server = await new Promise<ServerType>((resolve, reject) => {
     const s = serve(
       {

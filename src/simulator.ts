@@ -36,6 +36,8 @@ export interface BuildOptions {
   dataFileHooks?: DataFileHooks;
   onBug?: (error: unknown) => void;
   onRequest?: (line: RequestLogLine) => void;
+  /** Set by `listen` on a loopback address: the control API then refuses other Host names. */
+  loopbackHostsOnly?: boolean;
 }
 
 export function buildSimulator(config: SimulatorConfig, options: BuildOptions = {}) {
@@ -51,6 +53,8 @@ export function buildSimulator(config: SimulatorConfig, options: BuildOptions = 
     seed: config.seed,
     journalSize: config.journalSize,
     cors: config.cors,
+    limits: { maxShops: config.maxShops, maxCustomers: config.maxCustomers, maxScenarios: config.maxScenarios, maxScenarioRules: config.maxScenarioRules },
+    ...(options.loopbackHostsOnly && { loopbackHostsOnly: true }),
     ...(config.latency !== undefined && { latency: config.latency }),
     ...(options.onBug && { onBug: options.onBug }),
     ...(options.onRequest && { onRequest: options.onRequest }),

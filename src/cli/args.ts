@@ -4,7 +4,7 @@
  * @module
  */
 import { parseArgs } from "node:util";
-import { envName, optionsFromEnv, parseConfig, type SimulatorConfig } from "../config.js";
+import { DEFAULT_LIMITS, envName, optionsFromEnv, parseConfig, type SimulatorConfig } from "../config.js";
 
 export const HELP = `loyalty-sim: a stateful simulator of the loyalty (stamp-card) REST API
 
@@ -30,6 +30,12 @@ Options (each also as an environment variable):
   --no-cors           do not answer CORS preflights (on by default)     ${envName("cors")}=false
   --help              show this help
   --version           show the version
+
+Limits of what the control API makes (over one, a call is refused with 422 naming it):
+  --max-shops N       shops, the default one included (${DEFAULT_LIMITS.maxShops})           ${envName("maxShops")}
+  --max-customers N   customers over all shops (${DEFAULT_LIMITS.maxCustomers})                ${envName("maxCustomers")}
+  --max-scenarios N   scenarios one shop adds (${DEFAULT_LIMITS.maxScenarios})                    ${envName("maxScenarios")}
+  --max-scenario-rules N  rules of one added scenario (${DEFAULT_LIMITS.maxScenarioRules})             ${envName("maxScenarioRules")}
 `;
 
 export type CliCommand = { kind: "help" } | { kind: "version" } | { kind: "run"; config: SimulatorConfig };
@@ -58,6 +64,10 @@ export function parseCli(argv: string[], env: Record<string, string | undefined>
       quiet: { type: "boolean" },
       cors: { type: "boolean" },
       "no-cors": { type: "boolean" },
+      "max-shops": { type: "string" },
+      "max-customers": { type: "string" },
+      "max-scenarios": { type: "string" },
+      "max-scenario-rules": { type: "string" },
       help: { type: "boolean", short: "h" },
       version: { type: "boolean", short: "v" },
     },

@@ -5,6 +5,7 @@
  */
 import { randomBytes } from "node:crypto";
 import type { Context } from "hono";
+import type { Limits } from "../config.js";
 import type { Engine } from "../engine/engine.js";
 import { DomainError, invalidField } from "../engine/errors.js";
 import { isoTimestamp } from "../engine/clock.js";
@@ -20,12 +21,14 @@ import type { ScenarioRegistry } from "../scenarios/registry.js";
 import type { Scenario } from "../scenarios/schema.js";
 import { VERSION } from "../version.js";
 import * as routes from "./control.routes.js";
+import { checkMoreCustomers, checkNewShop, checkScenario } from "./limits.js";
 
 export interface ControlDeps {
   engine: Engine;
   registry: ScenarioRegistry;
   journal: Journal;
   limiter: RateLimiter;
+  limits: Limits;
   onReset?: () => Promise<void>;
 }
 
@@ -45,19 +48,29 @@ function shopInfo(engine: Engine, shop: ShopEngine) {
 }
 
 export function createControlRouter(deps: ControlDeps) {
-  const { engine, registry, journal, limiter } = deps;
+  const { engine, registry, journal, limiter, limits } = deps;
   const startedAt = performance.now();
   const clockView = () => ({ now: isoTimestamp(engine.clock.now()), frozen: engine.clock.frozen });
+  // Shops are generated again in slices (other requests are answered meanwhile); the rest is
+  // cleared once they are done, so requests served during the reset are forgotten too.
+  const reset = async () => {
+    await engine.resetShopsInSlices();
+    engine.clock.reset();
+    journal.clear();
+    limiter.clear();
+    registry.reset();
+    await deps.onReset?.();
+  };
+  // One reset at a time (each holds a second copy of the shop it is making): one asked for during
+  // another runs after it.
+  let lastReset: Promise<void> = Promise.resolve();
 
   return createRouter()
     .openapi(routes.simHealth, (c) => c.json({ status: "ok" as const, version: VERSION, uptimeMs: Math.round(performance.now() - startedAt) }, 200))
     .openapi(routes.simReset, async (c) => {
-      engine.clock.reset();
-      engine.resetShops();
-      journal.clear();
-      limiter.clear();
-      registry.reset();
-      await deps.onReset?.();
+      const mine = lastReset.then(reset);
+      lastReset = mine.catch(() => undefined);
+      await mine;
       return c.json({ reset: true as const, shops: engine.shops().length }, 200);
     })
     .openapi(routes.simListScenarios, (c) => c.json({ scenarios: registry.list(shopFor(c, engine).shop.id) }, 200))
@@ -77,6 +90,8 @@ export function createControlRouter(deps: ControlDeps) {
       } else {
         throw invalidField("header", "Content-Type", `must be application/json or application/yaml, got ${type || "none"}`);
       }
+      const own = registry.list(shop.id).filter((s) => s.owner === "this shop");
+      checkScenario(limits, scenario.rules.length, own.length + (own.some((s) => s.name === scenario.name) ? 0 : 1));
       registry.add(scenario, shop.id);
       return c.json(registry.list(shop.id).find((s) => s.name === scenario.name && s.owner === "this shop")!, 201);
     })
@@ -117,16 +132,18 @@ export function createControlRouter(deps: ControlDeps) {
       if (body.frozen !== undefined) engine.clock.freeze(body.frozen);
       return c.json(clockView(), 200);
     })
-    .openapi(routes.simCreateShop, (c) => {
+    .openapi(routes.simCreateShop, async (c) => {
       const body = c.req.valid("json");
       const template = engine.spec(engine.defaultShop().id)!;
+      const customers = body.customers ?? template.customers;
+      checkNewShop(engine, limits, customers);
       const id = engine.nextShopId();
-      const shop = engine.addShop({
+      const shop = await engine.createShop({
         id,
         program: template.program,
         referenceDate: template.referenceDate,
         seed: body.seed ?? template.seed,
-        customers: body.customers ?? template.customers,
+        customers,
         access: {
           apiKey: `sim_key_${id}`,
           apiSecret: `sim_secret_${randomBytes(8).toString("hex")}`,
@@ -141,6 +158,7 @@ export function createControlRouter(deps: ControlDeps) {
     .openapi(routes.simCreateCustomer, (c) => {
       const { shop } = shopFor(c, engine);
       const body = c.req.valid("json");
+      checkMoreCustomers(engine, limits, 1);
       return c.json(shop.syncCustomer(body), 201);
     })
     .openapi(routes.simMergeCustomer, (c) => {

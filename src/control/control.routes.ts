@@ -3,7 +3,7 @@
  * "Simulator control", operationIds prefixed `sim`.
  * @module
  */
-import { createRoute, z } from "@hono/zod-openapi";
+import { createRoute, z, type RouteConfig } from "@hono/zod-openapi";
 import { CustomerSchema } from "../http/schemas.js";
 import { scenarioSchema } from "../scenarios/schema.js";
 import {
@@ -27,8 +27,26 @@ const base = { tags: [CONTROL_TAG], security: [] as Record<string, string[]>[] }
 const invalid = controlError("`VALIDATION_ERROR`: bad control input, with details");
 const bug = controlError("`INTERNAL_ERROR`: a bug in the simulator");
 
-export const simHealth = createRoute({
-  ...base,
+/** Largest scenario body: a file of many rules, or of large bodies to match, is still a few MiB at most. */
+export const SCENARIO_BODY_LIMIT = 4 * 1024 * 1024;
+const MIB = 1024 * 1024;
+
+const forbidden = controlError(
+  "`FORBIDDEN`: a browser page of another site (its `Origin`, or `Sec-Fetch-Site: cross-site` or `same-site`), or, while bound to a loopback address, a `Host` that is not localhost, 127.0.0.1 or [::1]",
+);
+
+/**
+ * A control route with the outcomes every control call can have: another site's page is refused;
+ * any method but GET may be sent a body, and one over the limit (1 MiB, as the API's; 4 MiB for a
+ * scenario) is refused unread.
+ */
+function controlRoute<const R extends RouteConfig>(route: R) {
+  const limit = route.method === "post" && route.path === "/__sim/scenarios" ? SCENARIO_BODY_LIMIT : MIB;
+  const tooLarge = controlError(`\`PAYLOAD_TOO_LARGE\`: the body is larger than ${limit / MIB} MiB`);
+  return createRoute({ ...base, ...route, responses: { ...route.responses, 403: forbidden, ...(route.method !== "get" && { 413: tooLarge }) } });
+}
+
+export const simHealth = controlRoute({
   method: "get",
   path: "/__sim/health",
   operationId: "simHealth",
@@ -37,18 +55,17 @@ export const simHealth = createRoute({
   responses: { 200: json(HealthSchema, "The simulator is up"), 500: bug },
 });
 
-export const simReset = createRoute({
-  ...base,
+export const simReset = controlRoute({
   method: "post",
   path: "/__sim/reset",
   operationId: "simReset",
   summary: "Reset everything",
-  description: "Every shop back to its seeded state, journal and rate windows cleared, scenarios back to those loaded at start, clock back to real time.",
+  description:
+    "Every shop back to its seeded state, journal and rate windows cleared, scenarios back to those loaded at start, clock back to real time. Shops are generated again in slices, so other requests are answered meanwhile; the answer comes once all are done.",
   responses: { 200: json(z.object({ reset: z.literal(true), shops: z.int() }), "Reset done"), 500: bug },
 });
 
-export const simListScenarios = createRoute({
-  ...base,
+export const simListScenarios = controlRoute({
   method: "get",
   path: "/__sim/scenarios",
   operationId: "simListScenarios",
@@ -58,13 +75,13 @@ export const simListScenarios = createRoute({
   responses: { 200: json(z.object({ scenarios: z.array(ScenarioSummarySchema) }), "Active scenarios"), 422: invalid, 500: bug },
 });
 
-export const simAddScenario = createRoute({
-  ...base,
+export const simAddScenario = controlRoute({
   method: "post",
   path: "/__sim/scenarios",
   operationId: "simAddScenario",
   summary: "Add a scenario",
-  description: "Adds a scenario (JSON, or YAML with `Content-Type: application/yaml`) to the shop, before the others; one of the same name is replaced.",
+  description:
+    "Adds a scenario (JSON, or YAML with `Content-Type: application/yaml`) to the shop, before the others; one of the same name is replaced. At most `--max-scenario-rules` rules, and `--max-scenarios` scenarios per shop (422 beyond).",
   request: {
     headers: ShopKeyHeader,
     body: {
@@ -80,8 +97,7 @@ export const simAddScenario = createRoute({
   responses: { 201: json(ScenarioSummarySchema, "The scenario as now active"), 422: invalid, 500: bug },
 });
 
-export const simDeleteScenario = createRoute({
-  ...base,
+export const simDeleteScenario = controlRoute({
   method: "delete",
   path: "/__sim/scenarios/{name}",
   operationId: "simDeleteScenario",
@@ -91,8 +107,7 @@ export const simDeleteScenario = createRoute({
   responses: { 204: { description: "Removed" }, 404: controlError("`NOT_FOUND`: no such scenario"), 422: invalid, 500: bug },
 });
 
-export const simClearScenarios = createRoute({
-  ...base,
+export const simClearScenarios = controlRoute({
   method: "delete",
   path: "/__sim/scenarios",
   operationId: "simClearScenarios",
@@ -102,8 +117,7 @@ export const simClearScenarios = createRoute({
   responses: { 200: json(z.object({ removed: z.int() }), "How many were removed"), 422: invalid, 500: bug },
 });
 
-export const simListRequests = createRoute({
-  ...base,
+export const simListRequests = controlRoute({
   method: "get",
   path: "/__sim/requests",
   operationId: "simListRequests",
@@ -113,8 +127,7 @@ export const simListRequests = createRoute({
   responses: { 200: json(z.object({ requests: z.array(JournalEntrySchema) }), "Journal entries"), 422: invalid, 500: bug },
 });
 
-export const simClearRequests = createRoute({
-  ...base,
+export const simClearRequests = controlRoute({
   method: "delete",
   path: "/__sim/requests",
   operationId: "simClearRequests",
@@ -124,8 +137,7 @@ export const simClearRequests = createRoute({
   responses: { 204: { description: "Cleared" }, 422: invalid, 500: bug },
 });
 
-export const simGetClock = createRoute({
-  ...base,
+export const simGetClock = controlRoute({
   method: "get",
   path: "/__sim/clock",
   operationId: "simGetClock",
@@ -134,8 +146,7 @@ export const simGetClock = createRoute({
   responses: { 200: json(ClockSchema, "The clock"), 500: bug },
 });
 
-export const simSetClock = createRoute({
-  ...base,
+export const simSetClock = controlRoute({
   method: "post",
   path: "/__sim/clock",
   operationId: "simSetClock",
@@ -145,19 +156,18 @@ export const simSetClock = createRoute({
   responses: { 200: json(ClockSchema, "The clock after the change"), 422: invalid, 500: bug },
 });
 
-export const simCreateShop = createRoute({
-  ...base,
+export const simCreateShop = controlRoute({
   method: "post",
   path: "/__sim/shops",
   operationId: "simCreateShop",
   summary: "Create an isolated shop",
-  description: "A new shop with the default program and its own seeded customers and credentials; parallel test files each take one.",
+  description:
+    "A new shop with the default program and its own seeded customers and credentials; parallel test files each take one. Generated in slices, so other requests are answered meanwhile. Refused (422) beyond `--max-shops` shops or `--max-customers` customers over all shops.",
   request: { body: { required: true, content: { "application/json": { schema: CreateShopSchema } } } },
   responses: { 201: json(ShopInfoSchema, "The new shop and its credentials"), 422: invalid, 500: bug },
 });
 
-export const simListShops = createRoute({
-  ...base,
+export const simListShops = controlRoute({
   method: "get",
   path: "/__sim/shops",
   operationId: "simListShops",
@@ -166,19 +176,18 @@ export const simListShops = createRoute({
   responses: { 200: json(z.object({ shops: z.array(ShopInfoSchema) }), "The shops"), 500: bug },
 });
 
-export const simCreateCustomer = createRoute({
-  ...base,
+export const simCreateCustomer = controlRoute({
   method: "post",
   path: "/__sim/customers",
   operationId: "simCreateCustomer",
   summary: "Create a customer",
-  description: "Creates a customer in the shop as if synced from the commerce platform (customers never come from the API).",
+  description:
+    "Creates a customer in the shop as if synced from the commerce platform (customers never come from the API). Refused (422) beyond `--max-customers` customers over all shops.",
   request: { headers: ShopKeyHeader, body: { required: true, content: { "application/json": { schema: CreateCustomerSchema } } } },
   responses: { 201: json(CustomerSchema, "The new customer"), 422: invalid, 500: bug },
 });
 
-export const simMergeCustomer = createRoute({
-  ...base,
+export const simMergeCustomer = controlRoute({
   method: "post",
   path: "/__sim/customers/{id}/merge",
   operationId: "simMergeCustomer",

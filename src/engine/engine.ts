@@ -4,7 +4,7 @@
  * re-creating a shop from its spec gives it back byte for byte (that is how reset works).
  * @module
  */
-import { generateShop } from "../fixtures/generate.js";
+import { generateShop, generateShopInSlices } from "../fixtures/generate.js";
 import { ShopStore } from "../store/shop-store.js";
 import type { Program, ShopAccess, ShopData } from "../store/types.js";
 import { SimClock } from "./clock.js";
@@ -25,6 +25,8 @@ export class Engine {
   readonly clock: SimClock;
   readonly #shops = new Map<string, { spec: ShopSpec; shop: ShopEngine }>();
   readonly #byApiKey = new Map<string, ShopEngine>();
+  /** Shops being generated (`createShop`): their ids are taken and their customers count already. */
+  readonly #pending = new Map<string, ShopSpec>();
   /** Bumped whenever a shop is added or replaced, so persistence sees resets. */
   generation = 0;
 
@@ -35,6 +37,21 @@ export class Engine {
   /** Creates (or re-creates) a shop from its spec, with freshly generated seeded data. */
   addShop(spec: ShopSpec): ShopEngine {
     return this.attachShop(spec, generateShop(spec));
+  }
+
+  /**
+   * Creates a shop as `addShop` does, generating its data in slices so that other requests are
+   * answered meanwhile. From the call on, its id is taken (`nextShopId`) and it counts in
+   * `shopCount` and `customerCount`.
+   */
+  async createShop(spec: ShopSpec): Promise<ShopEngine> {
+    if (this.#shops.has(spec.id) || this.#pending.has(spec.id)) throw new Error(`shop ${spec.id} already exists`);
+    this.#pending.set(spec.id, spec);
+    try {
+      return this.attachShop(spec, await generateShopInSlices(spec));
+    } finally {
+      this.#pending.delete(spec.id);
+    }
   }
 
   /** Adds a shop whose data already exists (generated, with its indexes, or loaded from disk). */
@@ -80,10 +97,31 @@ export class Engine {
     for (const { spec } of [...this.#shops.values()]) this.addShop(spec);
   }
 
+  /**
+   * As `resetShops`, generating in slices; each shop is replaced once its new data is ready, so the
+   * memory of only one shop is held twice at a time.
+   */
+  async resetShopsInSlices(): Promise<void> {
+    for (const { spec } of [...this.#shops.values()]) this.attachShop(spec, await generateShopInSlices(spec));
+  }
+
+  /** Shops, those being created included. */
+  get shopCount(): number {
+    return this.#shops.size + this.#pending.size;
+  }
+
+  /** Customers over every shop, those of shops being created included. */
+  get customerCount(): number {
+    let count = 0;
+    for (const { shop } of this.#shops.values()) count += shop.store.customerCount;
+    for (const spec of this.#pending.values()) count += spec.customers;
+    return count;
+  }
+
   /** Next free shop id ("1" is the default shop). */
   nextShopId(): string {
     let n = this.#shops.size + 1;
-    while (this.#shops.has(String(n))) n++;
+    while (this.#shops.has(String(n)) || this.#pending.has(String(n))) n++;
     return String(n);
   }
 }

@@ -26,6 +26,18 @@ export const ERROR_CATALOG = {
 export type ErrorCode = keyof typeof ERROR_CATALOG;
 export const ERROR_CODES = Object.keys(ERROR_CATALOG) as ErrorCode[];
 
+/**
+ * Codes only the simulator's control API answers. Production never does, so they are kept out of
+ * ERROR_CATALOG: neither a scenario nor a `Prefer` header can force them on the API.
+ */
+export const CONTROL_ERROR_CATALOG = {
+  FORBIDDEN: { status: 403, message: "The control API does not answer this caller" },
+} as const satisfies Record<string, { status: number; message: string }>;
+
+export type ControlErrorCode = keyof typeof CONTROL_ERROR_CATALOG;
+
+const EVERY_ERROR: Record<ErrorCode | ControlErrorCode, { status: number; message: string }> = { ...ERROR_CATALOG, ...CONTROL_ERROR_CATALOG };
+
 /** One offending input field: where it was, its path, and why it was refused. */
 export interface FieldIssue {
   in: "body" | "query" | "path" | "header";
@@ -37,13 +49,13 @@ export class DomainError extends Error {
   readonly status: number;
 
   constructor(
-    readonly code: ErrorCode,
-    message: string = ERROR_CATALOG[code].message,
+    readonly code: ErrorCode | ControlErrorCode,
+    message: string = EVERY_ERROR[code].message,
     readonly details?: FieldIssue[],
   ) {
     super(message);
     this.name = "DomainError";
-    this.status = ERROR_CATALOG[code].status;
+    this.status = EVERY_ERROR[code].status;
   }
 }
 

@@ -7,20 +7,20 @@ import type { Context } from "hono";
 import type { ContentfulStatusCode } from "hono/utils/http-status";
 import type { ZodError } from "zod";
 import { isoTimestamp } from "../engine/clock.js";
-import { DomainError, ERROR_CATALOG, type ErrorCode, type FieldIssue } from "../engine/errors.js";
+import { DomainError, ERROR_CATALOG, type ControlErrorCode, type ErrorCode, type FieldIssue } from "../engine/errors.js";
 import type { AppEnv } from "./env.js";
 import { sendJson } from "./respond.js";
 
-export function errorBody(code: ErrorCode, message: string, now: number, details?: FieldIssue[]) {
+export function errorBody(code: ErrorCode | ControlErrorCode, status: number, message: string, now: number, details?: FieldIssue[]) {
   return {
     success: false as const,
-    error: { message, code, statusCode: ERROR_CATALOG[code].status, ...(details && { details }) },
+    error: { message, code, statusCode: status, ...(details && { details }) },
     timestamp: isoTimestamp(now),
   };
 }
 
 export function sendError(c: Context<AppEnv>, error: DomainError): Response {
-  const body = errorBody(error.code, error.message, c.get("clock").now(), error.details);
+  const body = errorBody(error.code, error.status, error.message, c.get("clock").now(), error.details);
   return sendJson(c, body, error.status as ContentfulStatusCode);
 }
 

@@ -42,6 +42,8 @@ export interface GatewayOptions {
   recorder: Pick<RequestRecorder, "begin" | "finish">;
   /** Gates of API requests, after the every-request ones. */
   apiGates: Gate[];
+  /** Gates of every other request (control, docs), after the every-request ones. */
+  plainGates?: Gate[];
   /** Answers an error a gate or a handler throws. */
   onError: (error: unknown, c: Context<AppEnv>) => MaybePromise<Response>;
 }
@@ -52,12 +54,13 @@ export type Wrap = (c: Context<AppEnv>, inner: Inner, operation?: OperationRef) 
 export interface Gateway {
   /** API requests: every-request gates, then recorded in the journal, API gates, the handlers. */
   api: Wrap;
-  /** Any other request (control, docs): every-request gates, then the handlers. */
+  /** Any other request (control, docs): every-request gates, the plain gates, then the handlers. */
   plain: Wrap;
 }
 
 export function createGateway(options: GatewayOptions): Gateway {
   const { everyRequest, recorder, apiGates, onError } = options;
+  const plainGates = [...everyRequest, ...(options.plainGates ?? [])];
   // Written without a closure per request: on the path nothing makes wait, every step is a plain
   // call, and a promise appears only once a gate or a handler returns one.
 
@@ -96,7 +99,7 @@ export function createGateway(options: GatewayOptions): Gateway {
 
   return {
     plain: (c, inner) => {
-      const res = answer(c, everyRequest, inner);
+      const res = answer(c, plainGates, inner);
       return res instanceof Promise ? res.then((r) => send(c, r)) : send(c, res);
     },
     api: (c, inner, operation) => {

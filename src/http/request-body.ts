@@ -14,8 +14,10 @@ import type { IncomingMessage, RequestListener } from "node:http";
 import type { Context } from "hono";
 import { HTTPException } from "hono/http-exception";
 import type { z } from "@hono/zod-openapi";
-import type { AppEnv } from "./env.js";
 import { DomainError } from "../engine/errors.js";
+import type { AppEnv } from "./env.js";
+import { sendError } from "./errors.js";
+import type { Gate } from "./gateway.js";
 import { jsonTextTooDeep, TOO_DEEP } from "./json-depth.js";
 import { andThen, type MaybePromise } from "./maybe-promise.js";
 import { requestHeader } from "./request-headers.js";
@@ -86,6 +88,27 @@ export async function readBodyWithin(c: Context<AppEnv>, maxBytes: number): Prom
   }
   keep(cache, chunks.length === 1 ? decoder.decode(chunks[0]) : decoder.decode(Buffer.concat(chunks)));
   return true;
+}
+
+/**
+ * The body limit: 413 PAYLOAD_TOO_LARGE over `limit` bytes (a number, or one chosen per request).
+ * A declared Content-Length is checked from the header alone; a body of unknown length (chunked,
+ * or an in-process request's) is read up to the limit and kept for the handler. Either way the
+ * rest of a body over the limit is never buffered.
+ */
+export function limitBody(limit: number | ((c: Context<AppEnv>) => number)): Gate {
+  const limitOf = typeof limit === "number" ? () => limit : limit;
+  return (c) => {
+    if (c.req.method === "GET" || c.req.method === "HEAD") return undefined;
+    const maxBytes = limitOf(c);
+    const length = declaredLength(c);
+    if (length !== undefined) return Number.parseInt(length, 10) > maxBytes ? tooLarge(c, maxBytes) : undefined;
+    return readBodyWithin(c, maxBytes).then((within) => (within ? undefined : tooLarge(c, maxBytes)));
+  };
+}
+
+function tooLarge(c: Context<AppEnv>, maxBytes: number): Response {
+  return sendError(c, new DomainError("PAYLOAD_TOO_LARGE", `Request body is larger than ${maxBytes} bytes`));
 }
 
 /** The Content-Length of a body sent whole (not chunked), as the request declares it. */

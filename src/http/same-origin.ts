@@ -1,0 +1,60 @@
+/**
+ * Calls no other site's web page may make. A page open in the developer's browser can send
+ * requests to the simulator (a form post, a `no-cors` fetch, an image) without reading the answer;
+ * for the control API that is enough to reset or reshape it under a running test suite.
+ * @module
+ */
+import { DomainError } from "../engine/errors.js";
+import { sendError } from "./errors.js";
+import type { Gate } from "./gateway.js";
+import { requestHeader } from "./request-headers.js";
+
+/** Whether `address` (what the server binds) is a loopback address. */
+export function isLoopbackAddress(address: string): boolean {
+  return address === "localhost" || address === "::1" || address === "::ffff:127.0.0.1" || /^127\.\d+\.\d+\.\d+$/.test(address);
+}
+
+/** Host names that always mean this machine: a web page's own DNS name can never be one of them. */
+function isLoopbackName(hostname: string): boolean {
+  return hostname === "localhost" || hostname === "[::1]" || /^127\.\d+\.\d+\.\d+$/.test(hostname);
+}
+
+/**
+ * Refuses, with 403 FORBIDDEN, a request a browser sends for another site's page: an `Origin` that
+ * is not the request's own, or `Sec-Fetch-Site: cross-site` or `same-site` (another port of the same
+ * host is the same site, not the same origin). Requests without them (curl, test code, server-side
+ * clients) and the simulator's own pages (the docs) pass. With `loopbackHostsOnly` (a server bound
+ * to a loopback address), a `Host` that is not a loopback name is refused too: a page whose DNS name
+ * an attacker points at 127.0.0.1 (DNS rebinding) is same-origin to the browser, but sends that name.
+ */
+export function sameOriginOnly(options: { loopbackHostsOnly: boolean }): Gate {
+  return (c) => {
+    const own = new URL(c.req.url);
+    if (options.loopbackHostsOnly && !isLoopbackName(own.hostname)) {
+      return refuse(c, `Host ${own.host} is not a loopback name: while bound to a loopback address, the control API answers localhost, 127.0.0.1 and [::1] only`);
+    }
+    const site = requestHeader(c, "sec-fetch-site");
+    if (site === "cross-site" || site === "same-site") {
+      return refuse(c, `Sec-Fetch-Site: ${site}: the control API answers no other site's page`);
+    }
+    const origin = requestHeader(c, "origin");
+    // Hosts compared, not schemes: a proxy that ends TLS in front of the simulator changes the scheme only.
+    if (origin !== undefined && hostOf(origin) !== own.host) {
+      return refuse(c, `Origin ${origin} is not this simulator's: the control API answers no other site's page`);
+    }
+    return undefined;
+  };
+}
+
+function hostOf(origin: string): string | undefined {
+  try {
+    return new URL(origin).host;
+  } catch {
+    // "null" (a sandboxed or file: page) or nonsense: no origin the request could have.
+    return undefined;
+  }
+}
+
+function refuse(c: Parameters<Gate>[0], why: string): Response {
+  return sendError(c, new DomainError("FORBIDDEN", `${why}. Call it from a test process, curl or the docs page at /doc`));
+}
