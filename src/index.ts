@@ -21,6 +21,9 @@ export type { RedemptionResult } from "./engine/rewards.js";
 export type { PageInfo as Pagination } from "./engine/pagination.js";
 export type { ScenarioInput as Scenario } from "./scenarios/schema.js";
 
+/** The typed API client: every route with each documented status and its body. */
+export type Client = ReturnType<typeof hc<ApiRoutes>>;
+
 export interface ClientOptions {
   /** Up to and including `/rest_api/v1` is not needed: give the origin, e.g. `http://127.0.0.1:4747`. */
   origin: string;
@@ -37,7 +40,7 @@ export interface ClientOptions {
  * const client = createClient({ origin: sim.url, apiKey: sim.apiKey, apiSecret: sim.apiSecret });
  * const res = await client.rest_api.v1.customers[":id"].$get({ param: { id: "6000475504606" } });
  */
-export function createClient(options: ClientOptions) {
+export function createClient(options: ClientOptions): Client {
   return hc<ApiRoutes>(options.origin, {
     headers: { "X-Api-Key": options.apiKey, "X-Api-Secret": options.apiSecret },
     ...(options.fetch && { fetch: options.fetch }),

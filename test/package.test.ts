@@ -136,7 +136,7 @@ console.log(JSON.stringify({
     });
   });
 
-  it("ships types a TypeScript consumer resolves through the package's exports", async () => {
+  it("ships types a TypeScript consumer resolves through the package's exports, every documented status included", async () => {
     writeFileSync(
       join(app, "check.mts"),
       `import { createClient, createSimulator, type Customer, type RunningSimulator } from "loyalty-sim";
@@ -147,6 +147,14 @@ export async function first(): Promise<Customer["stampBalance"]> {
   if (res.status !== 200) return 0;
   const body = await res.json();
   return body.data.stampBalance;
+}
+export async function redeem(id: string): Promise<string> {
+  const res = await client.rest_api.v1.customers[":id"].redemptions.$post({ param: { id }, json: { reward_product_id: 103 } });
+  if (res.status === 422) return (await res.json()).error.code;
+  if (res.status === 200) return (await res.json()).data.code;
+  // @ts-expect-error 418 is no documented status of the route
+  if (res.status === 418) return "teapot";
+  return String(res.status);
 }
 // @ts-expect-error stamps is a number
 client.rest_api.v1.customers[":id"].stamps.award.$post({ param: { id: "1" }, json: { stamps: "5" } });
