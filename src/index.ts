@@ -7,7 +7,17 @@ import { hc } from "hono/client";
 import type { ApiRoutes } from "./app.js";
 
 export { createSimulator, inProcessFetch, createControlClient, SimulatorError, IN_PROCESS_ORIGIN } from "./in-process.js";
-export type { InProcessSimulator, ControlClient, ControlClientOptions } from "./in-process.js";
+export type { InProcessSimulator, ControlClient, ControlClientOptions, RequestFilter } from "./in-process.js";
+export type {
+  ClockChange,
+  ClockState,
+  JournalEntry,
+  NewCustomer,
+  NewShop,
+  ScenarioSummary,
+  ShopInfo,
+  SimulatorHealth,
+} from "./control/control.schemas.js";
 export { startSimulator } from "./server.js";
 export type { RunningSimulator } from "./server.js";
 export type { SimulatorOptions } from "./config.js";

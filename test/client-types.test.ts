@@ -1,12 +1,23 @@
 /**
  * The typed client knows every documented answer: `res.status` is the union of the statuses the
  * OpenAPI document lists for the route, and narrowing on it (or on `success`) types the body.
+ * The control client answers each route's success body, typed from the control schemas.
  * The `expectTypeOf` lines are checked by `tsc` (`npm run typecheck` covers test/); the calls
  * beside them check that the answers really are what the types say.
  */
 import { readFileSync } from "node:fs";
 import { describe, expect, expectTypeOf, it } from "vitest";
-import { createClient, createSimulator, IN_PROCESS_ORIGIN } from "../src/index.js";
+import {
+  createClient,
+  createSimulator,
+  IN_PROCESS_ORIGIN,
+  type ClockState,
+  type Customer,
+  type JournalEntry,
+  type ScenarioSummary,
+  type ShopInfo,
+  type SimulatorHealth,
+} from "../src/index.js";
 
 const document = JSON.parse(readFileSync(new URL("../openapi/openapi.json", import.meta.url), "utf8")) as {
   paths: Record<string, Record<string, { operationId?: string; responses?: Record<string, unknown> }>>;
@@ -90,5 +101,48 @@ describe("narrowing on the answer", () => {
     }
     expect([res.status, body.error.code]).toEqual([404, "CUSTOMER_NOT_FOUND"]);
     if (!res.ok) expectTypeOf(res.status).toEqualTypeOf<401 | 403 | 404 | 413 | 422 | 429 | 500>();
+  });
+});
+
+describe("the control client answers typed results", () => {
+  it("scenarios, journal, clock, shops and customers come typed from the control schemas", async () => {
+    const { sim } = setup();
+    const { control } = sim;
+    const summary = await control.addScenario({ name: "down", rules: [{ name: "once", match: { operation: "getShop" }, times: 1, respond: { error: "INTERNAL_ERROR" } }] });
+    expectTypeOf(summary).toEqualTypeOf<ScenarioSummary>();
+    expectTypeOf(summary.owner).toEqualTypeOf<"all shops" | "this shop">();
+    expect(summary).toEqual({
+      name: "down",
+      owner: "this shop",
+      rules: [{ index: 0, name: "once", match: { operation: "getShop" }, respond: { error: "INTERNAL_ERROR" }, hits: 0, matches: 0, remaining: 1, spent: false }],
+    });
+    expectTypeOf(control.scenarios).returns.resolves.toEqualTypeOf<ScenarioSummary[]>();
+
+    await sim.fetch("/rest_api/v1/shop", { headers: { "X-Api-Key": sim.apiKey, "X-Api-Secret": sim.apiSecret } });
+    const entries = await control.requests({ path: "/shop" });
+    expectTypeOf(entries).toEqualTypeOf<JournalEntry[]>();
+    expectTypeOf<JournalEntry["status"]>().toEqualTypeOf<number | null>();
+    expectTypeOf<JournalEntry["scenario"]>().toEqualTypeOf<{ scenario: string; rule: number; ruleName?: string | undefined } | null>();
+    expect(entries).toHaveLength(1);
+    expect(entries[0]).toMatchObject({ method: "GET", path: "/rest_api/v1/shop", operation: "getShop", status: 500, scenario: { scenario: "down", rule: 0, ruleName: "once" } });
+
+    expectTypeOf(control.health).returns.resolves.toEqualTypeOf<SimulatorHealth>();
+    expectTypeOf(control.clock).returns.resolves.toEqualTypeOf<ClockState>();
+    expectTypeOf(control.setClock).returns.resolves.toEqualTypeOf<ClockState>();
+    expectTypeOf(control.reset).returns.resolves.toEqualTypeOf<{ reset: true; shops: number }>();
+    expectTypeOf(control.clearScenarios).returns.resolves.toEqualTypeOf<{ removed: number }>();
+    expectTypeOf(control.clearRequests).returns.resolves.toEqualTypeOf<void>();
+    expect(await control.setClock({ set: "2027-03-01T00:00:00Z", frozen: true })).toEqual({ now: "2027-03-01T00:00:00+00:00", frozen: true });
+
+    const shop = await control.createShop({ customers: 1, seed: 3, rateLimit: "off" });
+    expectTypeOf(shop).toEqualTypeOf<ShopInfo>();
+    expectTypeOf(shop.rateLimit).toEqualTypeOf<number | null>();
+    expect(shop).toMatchObject({ id: "2", apiKey: "sim_key_2", seed: 3, customers: 1, plan: "paid", apiAccess: true, rateLimit: null });
+    expectTypeOf(control.shops).returns.resolves.toEqualTypeOf<ShopInfo[]>();
+
+    const customer = await control.createCustomer({ firstName: "Ada", lastName: "Lovelace", email: "ada@example.com", id: "77", stampBalance: 4 });
+    expectTypeOf(customer).toEqualTypeOf<Customer>();
+    expect(customer).toMatchObject({ id: "77", stampBalance: 4, state: "active" });
+    expectTypeOf(control.mergeCustomer).returns.resolves.toEqualTypeOf<Customer>();
   });
 });
