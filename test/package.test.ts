@@ -136,6 +136,25 @@ console.log(JSON.stringify({
     });
   });
 
+  it("a stack trace of an error thrown through the package points at files the package ships", async () => {
+    writeFileSync(
+      join(app, "trace.mjs"),
+      `import { createSimulator } from "loyalty-sim";
+const sim = createSimulator({ customers: 1 });
+const error = await sim.control.mergeCustomer("404404", "1").catch((e) => e);
+console.log(JSON.stringify(error.stack));
+`,
+    );
+    // With source maps applied, as Node does them and as test runners do.
+    const { stdout } = await run(process.execPath, ["--enable-source-maps", "trace.mjs"], { cwd: app, env: npmEnv(), timeout: 30_000 });
+    const stack = JSON.parse(stdout) as string;
+    expect(stack).toMatch(/^SimulatorError: POST \/__sim\/customers\/404404\/merge: 404 CUSTOMER_NOT_FOUND/);
+    const installed = join(app, "node_modules", "loyalty-sim");
+    const files = [...stack.matchAll(/(?:file:\/\/)?(\/[^\s():]+):\d+:\d+/g)].map((m) => m[1]!).filter((f) => f.startsWith(installed));
+    expect(files.length, stack).toBeGreaterThan(0);
+    for (const file of files) expect(existsSync(file), `${file} in\n${stack}`).toBe(true);
+  });
+
   it("ships types a TypeScript consumer resolves through the package's exports, every documented status included", async () => {
     writeFileSync(
       join(app, "check.mts"),
