@@ -7,6 +7,8 @@
 import { HTTPException } from "hono/http-exception";
 import { cors } from "./http/cors.js";
 import type { Context } from "hono";
+import type { MergeSchemaPath } from "hono/types";
+import type { OpenAPIHono } from "@hono/zod-openapi";
 import type { AppEnv } from "./http/env.js";
 import { customersRouter } from "./api/customers/customers.router.js";
 import { programRouter } from "./api/program/program.router.js";
@@ -91,7 +93,27 @@ function answerError(error: unknown, c: Context<AppEnv>, onBug?: (error: unknown
   return sendError(c, new DomainError("INTERNAL_ERROR"));
 }
 
-export function createApp(deps: AppDeps) {
+/** A router's routes as mounted under the API base (what `app.route(API_BASE, router)` adds). */
+type Mounted<R> = R extends OpenAPIHono<AppEnv, infer S> ? MergeSchemaPath<S, typeof API_BASE> : never;
+
+/**
+ * The API's routes with every documented answer, for `hono/client`. Spelled out from the routers
+ * by name, so the .d.ts files refer to them instead of repeating every route's answers.
+ */
+export type ApiRoutes = OpenAPIHono<AppEnv, Mounted<typeof customersRouter> & Mounted<typeof stampsRouter> & Mounted<typeof rewardsRouter> & Mounted<typeof programRouter>>;
+
+export type App = OpenAPIHono<AppEnv>;
+
+export interface BuiltApp {
+  app: App;
+  /** The same app, typed with the API's routes. */
+  api: ApiRoutes;
+  limiter: RateLimiter;
+  registry: ScenarioRegistry;
+  journal: Journal;
+}
+
+export function createApp(deps: AppDeps): BuiltApp {
   const { engine } = deps;
   const limiter = new RateLimiter(engine.clock);
   const registry = new ScenarioRegistry(deps.scenarios ?? [], engine.clock, deps.seed ?? 1);
@@ -173,6 +195,3 @@ export function createApp(deps: AppDeps) {
 
   return { app, api, limiter, registry, journal };
 }
-
-export type App = ReturnType<typeof createApp>["app"];
-export type ApiRoutes = ReturnType<typeof createApp>["api"];

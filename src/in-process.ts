@@ -6,7 +6,11 @@
  */
 import { parseConfig, type SimulatorOptions } from "./config.js";
 import type { SimClock } from "./engine/clock.js";
-import type { ErrorCode } from "./engine/errors.js";
+import type { ErrorCode, FieldIssue } from "./engine/errors.js";
+import type { Customer } from "./engine/views.js";
+import type { RouteConfig, z } from "@hono/zod-openapi";
+import * as routes from "./control/control.routes.js";
+import type { ClockChange, ClockState, JournalEntry, NewCustomer, NewShop, ScenarioSummary, ShopInfo, SimulatorHealth } from "./control/control.schemas.js";
 import { connectionError, faultOf } from "./network-errors.js";
 import { createInterceptor, type Interception } from "./intercept.js";
 import { API_BASE } from "./http/base.js";
@@ -50,7 +54,12 @@ function untilAborted<T>(answer: T | Promise<T>, signal: AbortSignal): Promise<T
   });
 }
 
-/** A control-API call that did not succeed, with the error envelope's fields. */
+/**
+ * A control-API call that did not succeed: the error envelope's status, code and details, and a
+ * message that says which call failed and why, with the first offending field. A call that no
+ * loyalty-sim answered (nothing listening, another server) has status 0 or the other server's
+ * status, and a message that names the URL.
+ */
 export class SimulatorError extends Error {
   override readonly name = "SimulatorError";
 
@@ -58,10 +67,99 @@ export class SimulatorError extends Error {
     readonly status: number,
     readonly code: ErrorCode | string,
     message: string,
-    readonly details?: unknown,
+    readonly details?: FieldIssue[],
+    options?: ErrorOptions,
   ) {
-    super(message);
+    super(message, options);
   }
+}
+
+/** `(body email: Invalid email address, +2 more)`: test runners print the message, not `.details`. */
+function detailsNote(details: FieldIssue[] | undefined): string {
+  const [first, ...more] = details ?? [];
+  if (!first) return "";
+  return ` (${first.in} ${first.path}: ${first.message}${more.length ? `, +${more.length} more` : ""})`;
+}
+
+/** The error envelope's `error`, or undefined for any other answer. */
+function envelopeError(json: unknown): { code: string; message: string; details?: FieldIssue[] } | undefined {
+  if (typeof json !== "object" || json === null || (json as { success?: unknown }).success !== false) return undefined;
+  const error = (json as { error?: { code?: unknown; message?: unknown; details?: unknown } }).error;
+  if (typeof error?.code !== "string" || typeof error.message !== "string") return undefined;
+  return { code: error.code, message: error.message, ...(Array.isArray(error.details) && { details: error.details as FieldIssue[] }) };
+}
+
+/** The error of an answer that is no success: loyalty-sim's envelope, or another server's answer. */
+function failure(res: Response, json: unknown, method: string, url: URL): SimulatorError {
+  const error = envelopeError(json);
+  if (!error) {
+    const type = res.headers.get("content-type")?.split(";")[0] || "without a content type";
+    return new SimulatorError(res.status, `HTTP_${res.status}`, `no loyalty-sim answered at ${url.origin}${url.pathname} (got ${res.status} ${type})`);
+  }
+  const message = `${method} ${url.pathname}${url.search}: ${res.status} ${error.code}: ${error.message}${detailsNote(error.details)}`;
+  return new SimulatorError(res.status, error.code, message, error.details);
+}
+
+/** A fetch that got no answer: fetch's TypeError names the reason in its cause (ECONNREFUSED...). */
+function unreachable(error: unknown, url: URL): unknown {
+  if (!(error instanceof TypeError)) return error;
+  const cause = error.cause as { code?: unknown; message?: unknown } | undefined;
+  const code = typeof cause?.code === "string" ? cause.code : undefined;
+  const why = code ?? (typeof cause?.message === "string" ? cause.message : error.message);
+  return new SimulatorError(0, code ?? "UNREACHABLE", `could not reach loyalty-sim at ${url.origin}: ${why}`, undefined, { cause: error });
+}
+
+function parseJson(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+}
+
+/** The JSON body a control route answers when it succeeds (undefined for a 204), from its schema. */
+type Success<R extends RouteConfig> = {
+  [S in keyof R["responses"]]-?: S extends 200 | 201
+    ? R["responses"][S] extends { content: { "application/json": { schema: infer T extends z.ZodType } } }
+      ? z.output<T>
+      : never
+    : S extends 204
+      ? undefined
+      : never;
+}[keyof R["responses"]];
+
+/** The filter of `requests()`. */
+export interface RequestFilter {
+  method?: string;
+  /** A path template or glob, as in scenario rules. */
+  path?: string;
+  status?: number;
+  customerId?: string;
+  limit?: number;
+}
+
+/** A typed client of `/__sim`: each method answers the route's success body, or throws a `SimulatorError`. */
+export interface ControlClient {
+  health(): Promise<SimulatorHealth>;
+  /** Every shop back to its seeded state; journal, rate windows, scenarios and clock reset. */
+  reset(): Promise<Success<typeof routes.simReset>>;
+  /** The shop's active scenarios, in the order their rules are tried. */
+  scenarios(): Promise<ScenarioSummary[]>;
+  /** Adds (or replaces) a scenario of the shop; answers it as now active. */
+  addScenario(scenario: ScenarioInput): Promise<ScenarioSummary>;
+  removeScenario(name: string): Promise<void>;
+  clearScenarios(): Promise<Success<typeof routes.simClearScenarios>>;
+  /** The shop's journal, newest first. */
+  requests(filter?: RequestFilter): Promise<JournalEntry[]>;
+  clearRequests(): Promise<void>;
+  clock(): Promise<ClockState>;
+  setClock(change: ClockChange): Promise<ClockState>;
+  /** A new isolated shop with its own credentials. */
+  createShop(shop?: NewShop): Promise<ShopInfo>;
+  shops(): Promise<ShopInfo[]>;
+  createCustomer(customer: NewCustomer): Promise<Customer>;
+  /** Merges the customer `id` into `into`; answers the merged customer. */
+  mergeCustomer(id: string, into: string): Promise<Customer>;
 }
 
 export interface ControlClientOptions {
@@ -69,49 +167,49 @@ export interface ControlClientOptions {
   apiKey?: string;
 }
 
-/** A small typed client of `/__sim`, over any fetch (in-process or a real URL). */
-export function createControlClient(fetchFn: typeof fetch, origin: string, options: ControlClientOptions = {}) {
-  async function call<T>(method: string, path: string, body?: unknown): Promise<T> {
-    const headers: Record<string, string> = {};
-    if (options.apiKey !== undefined) headers["X-Api-Key"] = options.apiKey;
-    if (body !== undefined) headers["Content-Type"] = "application/json";
-    const res = await fetchFn(`${origin}/__sim${path}`, { method, headers, ...(body !== undefined && { body: JSON.stringify(body) }) });
-    const text = await res.text();
-    const json = text ? JSON.parse(text) : undefined;
-    if (!res.ok) {
-      const error = json?.error ?? {};
-      throw new SimulatorError(res.status, error.code ?? `HTTP_${res.status}`, error.message ?? text, error.details);
-    }
-    return json as T;
-  }
-  const query = (filter: Record<string, string | number | undefined>) => {
-    const params = new URLSearchParams();
-    for (const [k, v] of Object.entries(filter)) if (v !== undefined) params.set(k, String(v));
-    const s = params.toString();
-    return s ? `?${s}` : "";
-  };
-  return {
-    health: () => call<{ status: "ok"; version: string; uptimeMs: number }>("GET", "/health"),
-    reset: () => call<{ reset: true; shops: number }>("POST", "/reset"),
-    scenarios: () => call<{ scenarios: unknown[] }>("GET", "/scenarios"),
-    addScenario: (scenario: ScenarioInput) => call<unknown>("POST", "/scenarios", scenario),
-    removeScenario: (name: string) => call<void>("DELETE", `/scenarios/${encodeURIComponent(name)}`),
-    clearScenarios: () => call<{ removed: number }>("DELETE", "/scenarios"),
-    requests: (filter: { method?: string; path?: string; status?: number; customerId?: string; limit?: number } = {}) =>
-      call<{ requests: Record<string, unknown>[] }>("GET", `/requests${query(filter)}`).then((r) => r.requests),
-    clearRequests: () => call<void>("DELETE", "/requests"),
-    clock: () => call<{ now: string; frozen: boolean }>("GET", "/clock"),
-    setClock: (change: { advanceSeconds?: number; set?: string; frozen?: boolean }) => call<{ now: string; frozen: boolean }>("POST", "/clock", change),
-    createShop: (shop: { seed?: number; customers?: number; plan?: "free" | "paid"; apiAccess?: boolean; rateLimit?: number | "off" } = {}) =>
-      call<{ id: string; apiKey: string; apiSecret: string; seed: number; customers: number }>("POST", "/shops", shop),
-    shops: () => call<{ shops: { id: string; apiKey: string; apiSecret: string }[] }>("GET", "/shops").then((r) => r.shops),
-    createCustomer: (customer: { firstName: string; lastName: string; email: string; id?: string; phone?: string; dateOfBirth?: string; stampBalance?: number }) =>
-      call<{ id: string; stampBalance: number }>("POST", "/customers", customer),
-    mergeCustomer: (id: string, into: string) => call<{ id: string; mergedIntoCustomerId: string }>("POST", `/customers/${encodeURIComponent(id)}/merge`, { into }),
-  };
+interface CallInput {
+  params?: Record<string, string>;
+  query?: Record<string, string | number | undefined>;
+  body?: unknown;
 }
 
-export type ControlClient = ReturnType<typeof createControlClient>;
+/** A small typed client of `/__sim`, over any fetch (in-process or a real URL). */
+export function createControlClient(fetchFn: typeof fetch, origin: string, options: ControlClientOptions = {}): ControlClient {
+  async function call<R extends RouteConfig>(route: R, input: CallInput = {}): Promise<Success<R>> {
+    const path = route.path.replace(/\{(\w+)\}/g, (_, name: string) => encodeURIComponent(input.params?.[name] ?? ""));
+    const search = new URLSearchParams();
+    for (const [k, v] of Object.entries(input.query ?? {})) if (v !== undefined) search.set(k, String(v));
+    // Resolved from the root, so a URL with a path (such as the API's base URL) still finds /__sim.
+    const url = new URL(`${path}${search.size ? `?${search}` : ""}`, origin);
+    const method = route.method.toUpperCase();
+    const headers: Record<string, string> = {};
+    if (options.apiKey !== undefined) headers["X-Api-Key"] = options.apiKey;
+    if (input.body !== undefined) headers["Content-Type"] = "application/json";
+    const init = { method, headers, ...(input.body !== undefined && { body: JSON.stringify(input.body) }) };
+    const res = await fetchFn(url.href, init).catch((error: unknown) => {
+      throw unreachable(error, url);
+    });
+    const json = parseJson(await res.text());
+    if (res.ok && (res.status === 204 || json !== undefined)) return json as Success<R>;
+    throw failure(res, json, method, url);
+  }
+  return {
+    health: () => call(routes.simHealth),
+    reset: () => call(routes.simReset),
+    scenarios: () => call(routes.simListScenarios).then((r) => r.scenarios),
+    addScenario: (scenario) => call(routes.simAddScenario, { body: scenario }),
+    removeScenario: (name) => call(routes.simDeleteScenario, { params: { name } }),
+    clearScenarios: () => call(routes.simClearScenarios),
+    requests: (filter = {}) => call(routes.simListRequests, { query: { ...filter } }).then((r) => r.requests),
+    clearRequests: () => call(routes.simClearRequests),
+    clock: () => call(routes.simGetClock),
+    setClock: (change) => call(routes.simSetClock, { body: change }),
+    createShop: (shop = {}) => call(routes.simCreateShop, { body: shop }),
+    shops: () => call(routes.simListShops).then((r) => r.shops),
+    createCustomer: (customer) => call(routes.simCreateCustomer, { body: customer }),
+    mergeCustomer: (id, into) => call(routes.simMergeCustomer, { params: { id }, body: { into } }),
+  };
+}
 
 export interface InProcessSimulator {
   app: BuiltSimulator["app"];

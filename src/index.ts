@@ -7,7 +7,17 @@ import { hc } from "hono/client";
 import type { ApiRoutes } from "./app.js";
 
 export { createSimulator, inProcessFetch, createControlClient, SimulatorError, IN_PROCESS_ORIGIN } from "./in-process.js";
-export type { InProcessSimulator, ControlClient, ControlClientOptions } from "./in-process.js";
+export type { InProcessSimulator, ControlClient, ControlClientOptions, RequestFilter } from "./in-process.js";
+export type {
+  ClockChange,
+  ClockState,
+  JournalEntry,
+  NewCustomer,
+  NewShop,
+  ScenarioSummary,
+  ShopInfo,
+  SimulatorHealth,
+} from "./control/control.schemas.js";
 export { PRODUCTION_ORIGIN } from "./intercept.js";
 export type { Interception } from "./intercept.js";
 export { startSimulator } from "./server.js";
@@ -32,12 +42,15 @@ export interface ClientOptions {
   fetch?: typeof fetch;
 }
 
+// createClient's return type is left to inference on purpose: the .d.ts then spells the client
+// out, and a consumer's type checker reads it instead of deriving it from the routers.
 /**
- * A typed API client made with `hono/client`: paths, parameters, bodies and responses are typed
- * from the routes themselves.
+ * A typed API client made with `hono/client`: paths, parameters, bodies and every documented
+ * answer (each status with its body) are typed from the routes themselves.
  * @example
  * const client = createClient({ origin: sim.url, apiKey: sim.apiKey, apiSecret: sim.apiSecret });
  * const res = await client.rest_api.v1.customers[":id"].$get({ param: { id: "6000475504606" } });
+ * if (res.status === 404) console.log((await res.json()).error.code); // "CUSTOMER_NOT_FOUND"
  */
 export function createClient(options: ClientOptions) {
   return hc<ApiRoutes>(options.origin, {
@@ -45,3 +58,6 @@ export function createClient(options: ClientOptions) {
     ...(options.fetch && { fetch: options.fetch }),
   });
 }
+
+/** The typed API client: every route with each documented status and its body. */
+export type Client = ReturnType<typeof createClient>;

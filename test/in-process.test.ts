@@ -70,6 +70,7 @@ describe("createSimulator", () => {
     const client = createClient({ origin: IN_PROCESS_ORIGIN, apiKey: sim.apiKey, apiSecret: sim.apiSecret, fetch: sim.fetch });
     const list = await client.rest_api.v1.customers.$get({ query: { limit: "2", hasCount: "true" } });
     const page = await list.json();
+    if (!page.success) throw new Error(page.error.message);
     expect(page.data).toHaveLength(2);
     expect(page.meta.pagination.count).toBe(3);
     const id = activeIds(sim)[0]!;
@@ -82,9 +83,8 @@ describe("createSimulator", () => {
     const result: StampResult = (await award.json()).data;
     expect(result).toEqual({ customerId: id, stampChange: 3, stampBalance: customer.stampBalance + 3 });
     const missing = await client.rest_api.v1.customers[":id"].$get({ param: { id: "404404" } });
-    // Errors are thrown, not returned, so the client's types know the success answer only.
-    expect(missing.status as number).toBe(404);
-    expect(((await missing.json()) as unknown as { error: { code: string } }).error.code).toBe("CUSTOMER_NOT_FOUND");
+    if (missing.status !== 404) throw new Error(`status ${missing.status}`);
+    expect((await missing.json()).error.code).toBe("CUSTOMER_NOT_FOUND");
     // @ts-expect-error stamps is a number: the client is typed from the routes
     await client.rest_api.v1.customers[":id"].stamps.award.$post({ param: { id }, json: { stamps: "3" } });
     // @ts-expect-error no such route
@@ -239,7 +239,9 @@ describe("startSimulator", () => {
   it("a test file takes an isolated shop: control.createShop, then clients with its credentials", async () => {
     const mine = await sim.control.createShop({ customers: 3, seed: 11 });
     const client = createClient({ origin: sim.url, apiKey: mine.apiKey, apiSecret: mine.apiSecret });
-    const page = await (await client.rest_api.v1.customers.$get({ query: { hasCount: "true" } })).json();
+    const list = await client.rest_api.v1.customers.$get({ query: { hasCount: "true" } });
+    if (!list.ok) throw new Error(`status ${list.status}`);
+    const page = await list.json();
     expect(page.meta.pagination.count).toBe(3);
     const id = page.data[0]!.id;
     await client.rest_api.v1.customers[":id"].stamps.award.$post({ param: { id }, json: { stamps: 5 } });

@@ -141,7 +141,26 @@ console.log(JSON.stringify({
     });
   });
 
-  it("ships types a TypeScript consumer resolves through the package's exports", async () => {
+  it("a stack trace of an error thrown through the package points at files the package ships", async () => {
+    writeFileSync(
+      join(app, "trace.mjs"),
+      `import { createSimulator } from "loyalty-sim";
+const sim = createSimulator({ customers: 1 });
+const error = await sim.control.mergeCustomer("404404", "1").catch((e) => e);
+console.log(JSON.stringify(error.stack));
+`,
+    );
+    // With source maps applied, as Node does them and as test runners do.
+    const { stdout } = await run(process.execPath, ["--enable-source-maps", "trace.mjs"], { cwd: app, env: npmEnv(), timeout: 30_000 });
+    const stack = JSON.parse(stdout) as string;
+    expect(stack).toMatch(/^SimulatorError: POST \/__sim\/customers\/404404\/merge: 404 CUSTOMER_NOT_FOUND/);
+    const installed = join(app, "node_modules", "loyalty-sim");
+    const files = [...stack.matchAll(/(?:file:\/\/)?(\/[^\s():]+):\d+:\d+/g)].map((m) => m[1]!).filter((f) => f.startsWith(installed));
+    expect(files.length, stack).toBeGreaterThan(0);
+    for (const file of files) expect(existsSync(file), `${file} in\n${stack}`).toBe(true);
+  });
+
+  it("ships types a TypeScript consumer resolves through the package's exports, every documented status included", async () => {
     writeFileSync(
       join(app, "check.mts"),
       `import { createClient, createSimulator, PRODUCTION_ORIGIN, type Customer, type Interception, type RunningSimulator } from "loyalty-sim";
@@ -152,6 +171,14 @@ export async function first(): Promise<Customer["stampBalance"]> {
   if (res.status !== 200) return 0;
   const body = await res.json();
   return body.data.stampBalance;
+}
+export async function redeem(id: string): Promise<string> {
+  const res = await client.rest_api.v1.customers[":id"].redemptions.$post({ param: { id }, json: { reward_product_id: 103 } });
+  if (res.status === 422) return (await res.json()).error.code;
+  if (res.status === 200) return (await res.json()).data.code;
+  // @ts-expect-error 418 is no documented status of the route
+  if (res.status === 418) return "teapot";
+  return String(res.status);
 }
 // @ts-expect-error stamps is a number
 client.rest_api.v1.customers[":id"].stamps.award.$post({ param: { id: "1" }, json: { stamps: "5" } });

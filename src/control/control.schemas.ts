@@ -116,3 +116,13 @@ export const controlError = (description: string) => ({
   description,
   content: { "application/json": { schema: ErrorEnvelopeSchema } },
 });
+
+// What the control API answers and takes, as the schemas above say: the control client's types.
+export type SimulatorHealth = z.output<typeof HealthSchema>;
+export type ClockState = z.output<typeof ClockSchema>;
+export type ClockChange = z.input<typeof ClockChangeSchema>;
+export type ShopInfo = z.output<typeof ShopInfoSchema>;
+export type NewShop = z.input<typeof CreateShopSchema>;
+export type NewCustomer = z.input<typeof CreateCustomerSchema>;
+export type JournalEntry = z.output<typeof JournalEntrySchema>;
+export type ScenarioSummary = z.output<typeof ScenarioSummarySchema>;

@@ -106,7 +106,7 @@ function errorResponse(codes: ErrorCode[]) {
 }
 
 /** Outcomes every authenticated API route can have, whatever it does. */
-const COMMON_ERRORS: ErrorCode[] = [
+const COMMON_ERRORS = [
   "UNAUTHORIZED",
   "API_ACCESS_DISABLED",
   "PLAN_UPGRADE_REQUIRED",
@@ -114,24 +114,32 @@ const COMMON_ERRORS: ErrorCode[] = [
   "VALIDATION_ERROR",
   "RATE_LIMITED",
   "INTERNAL_ERROR",
-];
+] as const satisfies readonly ErrorCode[];
 
 type ApiRouteInput = Omit<RouteConfig, "responses"> & {
   success: { description: string; schema: z.ZodType };
   errors?: ErrorCode[];
 };
 
-type ApiRouteConfig<I extends ApiRouteInput> = Omit<I, "success" | "errors"> & {
-  responses: { 200: { description: string; content: { "application/json": { schema: I["success"]["schema"] } } } };
-};
+/** The statuses a route's error codes (and those of every API route) are answered with. */
+type ErrorStatus<I extends ApiRouteInput> = (typeof ERROR_CATALOG)[(I extends { errors: (infer C extends ErrorCode)[] } ? C : never) | (typeof COMMON_ERRORS)[number]]["status"];
+
+type JsonResponse<S extends z.ZodType> = { description: string; content: { "application/json": { schema: S } } };
+
+/**
+ * The route config as its type: the success and every error status with the envelope, as the
+ * document lists them, so `RouteConfigToTypedResponse` (and hono/client) know each answer.
+ */
+export type ApiRoute<I extends ApiRouteInput> = Omit<I, "success" | "errors"> & {
+  responses: { 200: JsonResponse<I["success"]["schema"]> } & { [S in ErrorStatus<I>]: JsonResponse<typeof ErrorEnvelopeSchema> };
+} & { getRoutingPath(): string };
 
 /**
  * An authenticated API route with its success response and every error status it can return:
  * the route's own domain errors plus those every API route can meet. Handlers only ever return
- * the success; errors are thrown and written by the app's error handler, so the route's type
- * names the 200 alone while its document lists every status.
+ * the success; errors are thrown and written by the app's error handler.
  */
-export function apiRoute<const I extends ApiRouteInput>(input: I) {
+export function apiRoute<const I extends ApiRouteInput>(input: I): ApiRoute<I> {
   const { success, errors = [], ...rest } = input;
   const byStatus = new Map<number, ErrorCode[]>();
   for (const code of [...errors, ...COMMON_ERRORS]) {
@@ -146,8 +154,8 @@ export function apiRoute<const I extends ApiRouteInput>(input: I) {
     },
   };
   for (const [status, codes] of [...byStatus].sort((a, b) => a[0] - b[0])) responses[status] = errorResponse(codes);
-  const config = { ...rest, security: [{ ApiKey: [], ApiSecret: [] }], responses } as unknown as ApiRouteConfig<I>;
-  return createRoute(config);
+  // Built from the catalog at run time; `ApiRoute<I>` says the same from the catalog's literal types.
+  return createRoute({ ...rest, security: [{ ApiKey: [], ApiSecret: [] }], responses } as RouteConfig) as unknown as ApiRoute<I>;
 }
 
 /** A success envelope with the engine's time. */

@@ -70,7 +70,7 @@ describe("limits, refused with 422 and nothing made", () => {
     expect((await post(sim, "/scenarios", { name: "a", rules: [rule, rule] })).status).toBe(201);
     expectOverLimit(await post(sim, "/scenarios", { name: "c", rules: [rule] }), "name", "A new scenario would give this shop 3 scenarios, over the limit of 2 (raise it with --max-scenarios or LOYALTY_SIM_MAX_SCENARIOS)");
     expectOverLimit(await post(sim, "/scenarios", { name: "a", rules: [rule, rule, rule, rule] }), "rules", "The scenario has 4 rules, over the limit of 3 (raise it with --max-scenario-rules or LOYALTY_SIM_MAX_SCENARIO_RULES)");
-    expect((await sim.control.scenarios()).scenarios.map((s: any) => [s.name, s.rules.length])).toEqual([["a", 2], ["b", 3]]);
+    expect((await sim.control.scenarios()).map((s) => [s.name, s.rules.length])).toEqual([["a", 2], ["b", 3]]);
     // Another shop has scenarios of its own to add.
     const other = await sim.control.createShop({ customers: 0 });
     expect((await post(sim, "/scenarios", { name: "c", rules: [rule] }, { "X-Api-Key": other.apiKey })).status).toBe(201);
