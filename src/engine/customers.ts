@@ -75,7 +75,7 @@ export function updateCustomer(ctx: EngineContext, id: string, patch: CustomerPa
   }
   if (patch.excluded !== undefined && patch.excluded !== customer.excluded) setExcluded(ctx, customer, patch.excluded);
   ctx.store.touch();
-  return customerView(ctx.store, customer, true);
+  return customerView(ctx.store, customer, false);
 }
 
 /**
@@ -120,7 +120,7 @@ export function setCustomerTier(ctx: EngineContext, id: string, change: TierChan
       issueCode(ctx, customer, reward, 0, `${tier.name} tier reward: ${reward.name}`);
     }
   }
-  return customerView(ctx.store, customer, true);
+  return customerView(ctx.store, customer, false);
 }
 
 export interface NewCustomer {
