@@ -1,5 +1,6 @@
 /** @module Schemas of the simulator control API (`/__sim`). */
 import { z } from "@hono/zod-openapi";
+import { RECORD_ID, RECORD_ID_RULE } from "../engine/pagination.js";
 import { ErrorEnvelopeSchema } from "../http/schemas.js";
 
 export const CONTROL_TAG = "Simulator control";
@@ -52,7 +53,7 @@ export const CreateShopSchema = z
 
 export const CreateCustomerSchema = z
   .object({
-    id: z.string().regex(/^\d{1,20}$/, "must be a string of digits").optional(),
+    id: z.string().regex(RECORD_ID, RECORD_ID_RULE).optional().openapi({ description: "1 to 20 digits; generated when absent" }),
     firstName: z.string().min(1).max(200),
     lastName: z.string().min(1).max(200),
     email: z.email().max(320),
