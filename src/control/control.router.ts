@@ -7,7 +7,7 @@ import { randomBytes } from "node:crypto";
 import type { Context } from "hono";
 import type { Engine } from "../engine/engine.js";
 import { DomainError, invalidField } from "../engine/errors.js";
-import { isoTimestamp } from "../engine/clock.js";
+import { inClockRange, isoTimestamp } from "../engine/clock.js";
 import type { ShopEngine } from "../engine/shop-engine.js";
 import type { RateLimiter } from "../http/auth.js";
 import type { AppEnv } from "../http/env.js";
@@ -19,6 +19,7 @@ import { pathPattern, type ScenarioRegistry } from "../scenarios/registry.js";
 import type { Scenario } from "../scenarios/schema.js";
 import { VERSION } from "../version.js";
 import * as routes from "./control.routes.js";
+import { CLOCK_RANGE_RULE } from "./control.schemas.js";
 
 export interface ControlDeps {
   engine: Engine;
@@ -111,8 +112,13 @@ export function createControlRouter(deps: ControlDeps) {
     .openapi(routes.simGetClock, (c) => c.json(clockView(), 200))
     .openapi(routes.simSetClock, (c) => {
       const body = c.req.valid("json");
-      if (body.set !== undefined) engine.clock.set(Date.parse(body.set));
-      if (body.advanceSeconds !== undefined) engine.clock.advance(Math.round(body.advanceSeconds * 1000));
+      // Both checked before anything changes: a refused change leaves the clock as it was.
+      const setTo = body.set === undefined ? undefined : Date.parse(body.set);
+      if (setTo !== undefined && !inClockRange(setTo)) throw invalidField("body", "set", CLOCK_RANGE_RULE);
+      const advanceMs = body.advanceSeconds === undefined ? undefined : Math.round(body.advanceSeconds * 1000);
+      if (advanceMs !== undefined && !inClockRange(engine.clock.now() + advanceMs)) throw invalidField("body", "advanceSeconds", CLOCK_RANGE_RULE);
+      if (setTo !== undefined) engine.clock.set(setTo);
+      if (advanceMs !== undefined) engine.clock.advance(advanceMs);
       if (body.frozen !== undefined) engine.clock.freeze(body.frozen);
       return c.json(clockView(), 200);
     })

@@ -1,5 +1,6 @@
 /** @module Schemas of the simulator control API (`/__sim`). */
 import { z } from "@hono/zod-openapi";
+import { CLOCK_MAX_MS, CLOCK_MIN_MS, isoTimestamp } from "../engine/clock.js";
 import { RECORD_ID, RECORD_ID_RULE } from "../engine/pagination.js";
 import { ErrorEnvelopeSchema } from "../http/schemas.js";
 
@@ -15,10 +16,19 @@ export const HealthSchema = z
 
 export const ClockSchema = z.object({ now: z.string(), frozen: z.boolean() }).openapi("SimClock");
 
+/** What a clock change outside CLOCK_MIN_MS..CLOCK_MAX_MS is told. */
+export const CLOCK_RANGE_RULE = `would put the clock outside ${isoTimestamp(CLOCK_MIN_MS)} to ${isoTimestamp(CLOCK_MAX_MS)}`;
+const CLOCK_SPAN_S = (CLOCK_MAX_MS - CLOCK_MIN_MS) / 1000;
+
 export const ClockChangeSchema = z
   .object({
-    advanceSeconds: z.number().finite().optional().openapi({ description: "Move the clock by this many seconds (may be negative)" }),
-    set: z.iso.datetime({ offset: true }).optional().openapi({ description: "Set the clock to this ISO 8601 instant" }),
+    advanceSeconds: z
+      .number()
+      .min(-CLOCK_SPAN_S, CLOCK_RANGE_RULE)
+      .max(CLOCK_SPAN_S, CLOCK_RANGE_RULE)
+      .optional()
+      .openapi({ description: "Move the clock by this many seconds (may be negative); the clock stays in years 1970 to 9999" }),
+    set: z.iso.datetime({ offset: true }).optional().openapi({ description: "Set the clock to this ISO 8601 instant, in years 1970 to 9999" }),
     frozen: z.boolean().optional().openapi({ description: "Stop or restart the clock" }),
   })
   .refine((b) => b.advanceSeconds !== undefined || b.set !== undefined || b.frozen !== undefined, {

@@ -25,7 +25,7 @@ describe("nextReward only on GET /customers/{id}", () => {
 
   it.each(["/rest_api/v1/customers/{id}#patch", "/rest_api/v1/customers/{id}/tier#post"])("the OpenAPI document gives %s the customer summary", (where) => {
     const [path, method] = where.split("#") as [string, string];
-    const doc = buildOpenApiDocument() as { paths: Record<string, Record<string, { responses: Record<string, any> }>> };
+    const doc = buildOpenApiDocument() as unknown as { paths: Record<string, Record<string, { responses: Record<string, any> }>> };
     const schema = doc.paths[path]![method]!.responses["200"].content["application/json"].schema;
     expect(schema.properties.data).toStrictEqual({ $ref: "#/components/schemas/CustomerSummary" });
   });
