@@ -162,6 +162,95 @@ export class ShopStore {
   touch(): void {
     this.version++;
   }
+
+  // Checkpoints -----------------------------------------------------------------------------
+
+  /**
+   * What a write may change, taken before it runs: the lengths and counters of every collection
+   * (writes only append to them) and copies of the records it may change in place.
+   */
+  checkpoint(customerIds: readonly string[], codeId?: number): Checkpoint {
+    const customers: [CustomerRecord, CustomerRecord][] = [];
+    for (const id of customerIds) {
+      const record = this.customer(id);
+      if (record) customers.push([record, copyCustomer(record)]);
+    }
+    const code = codeId === undefined ? undefined : this.#codeById.get(codeId);
+    return {
+      version: this.version,
+      customerCount: this.data.customers.length,
+      activityCount: this.data.activities.length,
+      codeCount: this.data.codes.length,
+      nextActivityId: this.data.nextActivityId,
+      nextCodeId: this.data.nextCodeId,
+      customers,
+      codes: code ? [[code, { ...code }]] : [],
+    };
+  }
+
+  /** Puts the records and indexes back as they were at the checkpoint, newest changes first. */
+  rollback(checkpoint: Checkpoint): void {
+    const { data } = this;
+    while (data.codes.length > checkpoint.codeCount) {
+      const code = data.codes.pop()!;
+      popFrom(this.#codesOf, code.customerId);
+      this.#codeById.delete(code.id);
+    }
+    while (data.activities.length > checkpoint.activityCount) {
+      const activity = data.activities.pop()!;
+      popFrom(this.#activitiesOf, activity.customerId);
+      const rule = activity.earnRuleId;
+      if (rule !== undefined && !this.activitiesOf(activity.customerId).some((a) => a.earnRuleId === rule)) {
+        this.#earnedBy.get(rule)?.delete(activity.customerId);
+      }
+    }
+    while (data.customers.length > checkpoint.customerCount) this.#unindexCustomer(data.customers.pop()!);
+    for (const [record, copy] of checkpoint.customers) {
+      // Every key goes, so fields the write added (excludedAt, mergedIntoCustomerId...) go too.
+      for (const key of Object.keys(record)) delete record[key as keyof CustomerRecord];
+      Object.assign(record, copy);
+    }
+    for (const [record, copy] of checkpoint.codes) Object.assign(record, copy);
+    data.nextActivityId = checkpoint.nextActivityId;
+    data.nextCodeId = checkpoint.nextCodeId;
+    this.version = checkpoint.version;
+  }
+
+  #unindexCustomer(c: CustomerRecord): void {
+    this.#customerPos.delete(c.id);
+    const key = c.email.toLowerCase();
+    const found = this.#byEmail.get(key);
+    if (typeof found === "string") this.#byEmail.delete(key);
+    else if (found !== undefined) {
+      found.pop();
+      if (found.length === 1) this.#byEmail.set(key, found[0]!);
+    }
+  }
+}
+
+/** See ShopStore.checkpoint. */
+export interface Checkpoint {
+  version: number;
+  customerCount: number;
+  activityCount: number;
+  codeCount: number;
+  nextActivityId: number;
+  nextCodeId: number;
+  /** Records that may change in place, each with a copy of how it was. */
+  customers: [CustomerRecord, CustomerRecord][];
+  codes: [CodeRecord, CodeRecord][];
+}
+
+/** Removes the newest entry of a per-customer list (the one a write appended last). */
+function popFrom<T>(index: Map<string, T[]>, customerId: string): void {
+  const list = index.get(customerId);
+  list?.pop();
+  if (list?.length === 0) index.delete(customerId);
+}
+
+/** A copy that later changes to the record do not reach (its lots are objects changed in place). */
+export function copyCustomer(c: CustomerRecord): CustomerRecord {
+  return { ...c, lots: c.lots?.map((lot) => ({ ...lot })) };
 }
 
 function repack<T>(index: Map<string, T[]>): void {
