@@ -6,12 +6,12 @@
  * @module
  */
 import { accessSync, constants, existsSync, statSync } from "node:fs";
-import { readFile } from "node:fs/promises";
 import { dirname, resolve } from "node:path";
 import { Low, type Adapter } from "lowdb";
-import { JSONFileSync } from "lowdb/node";
 import { Writer } from "steno";
 import type { Engine, ShopSpec } from "../engine/engine.js";
+import { readJsonFile, type PieceLimits } from "./json-pieces.js";
+import { MAX_PROBLEMS, stateProblems } from "./state-schema.js";
 import { StateText } from "./state-text.js";
 import type { ShopData } from "./types.js";
 
@@ -33,8 +33,11 @@ export class DataFileError extends Error {
     readonly path: string,
     problem: string,
     advice = "loyalty-sim left it untouched: move it away, or pass another --data file, to start from the seeded state.",
+    /** Each field at fault, as `path: message`. */
+    readonly problems: string[] = [],
   ) {
-    super(`Data file ${path} ${problem}. ${advice}`);
+    const list = problems.map((p) => `\n  - ${p}`).join("");
+    super(problems.length > 0 ? `Data file ${path} ${problem}:${list}\n${advice}` : `Data file ${path} ${problem}. ${advice}`);
   }
 }
 
@@ -49,14 +52,18 @@ function checkWritable(path: string): void {
   }
 }
 
-/** The saved state, or undefined when the file does not exist yet. */
-export function readDataFile(path: string): SavedState | undefined {
+/**
+ * The saved state, or undefined when the file does not exist yet. The whole file is checked (see
+ * state-schema.ts) before anything is served from it; `limits` are the piece reader's.
+ */
+export function readDataFile(path: string, limits?: PieceLimits): SavedState | undefined {
   if (!existsSync(path)) return undefined;
   let data: unknown;
   try {
-    data = new JSONFileSync<unknown>(path).read();
+    data = readJsonFile(path, limits);
   } catch (error) {
-    throw new DataFileError(path, `is not valid JSON (${(error as Error).message})`);
+    const reason = (error as Error).message;
+    throw new DataFileError(path, error instanceof SyntaxError ? `is not valid JSON (${reason})` : `cannot be read (${reason})`);
   }
   const state = data as Partial<SavedState> | null;
   if (!state || typeof state !== "object" || state.format !== DATA_FORMAT) {
@@ -65,8 +72,11 @@ export function readDataFile(path: string): SavedState | undefined {
   if (state.version !== DATA_VERSION) {
     throw new DataFileError(path, `was written by another version of loyalty-sim (data version ${String(state.version)}, this one reads ${DATA_VERSION})`);
   }
-  if (!Array.isArray(state.shops) || !state.shops.every((s) => s && typeof s === "object" && s.spec && s.data && Array.isArray(s.data.customers))) {
-    throw new DataFileError(path, "is damaged (its shops are not readable)");
+  const problems = stateProblems(state);
+  if (problems.length > 0) {
+    const shown = problems.slice(0, MAX_PROBLEMS);
+    if (problems.length > shown.length) shown.push(`... and more (the first ${MAX_PROBLEMS} are listed)`);
+    throw new DataFileError(path, "is damaged or was edited into a state loyalty-sim cannot serve", undefined, shown);
   }
   return state as SavedState;
 }
@@ -101,12 +111,7 @@ class StateFile implements Adapter<SavedState> {
   }
 
   async read(): Promise<SavedState | null> {
-    try {
-      return JSON.parse(await readFile(this.path, "utf8")) as SavedState;
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code === "ENOENT") return null;
-      throw error;
-    }
+    return readDataFile(this.path) ?? null;
   }
 
   write(state: SavedState): Promise<void> {
