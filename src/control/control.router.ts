@@ -17,6 +17,7 @@ import type { Journal } from "../journal.js";
 import { parseScenarioText, ScenarioError } from "../scenarios/load.js";
 import { pathPattern, type ScenarioRegistry } from "../scenarios/registry.js";
 import type { Scenario } from "../scenarios/schema.js";
+import type { DataFileFailure } from "../store/data-file.js";
 import { VERSION } from "../version.js";
 import * as routes from "./control.routes.js";
 import { CLOCK_RANGE_RULE } from "./control.schemas.js";
@@ -27,6 +28,8 @@ export interface ControlDeps {
   journal: Journal;
   limiter: RateLimiter;
   onReset?: () => Promise<void>;
+  /** Why and since when writes to the `--data` file fail, while they do. */
+  dataFileFailure?: () => DataFileFailure | undefined;
 }
 
 function shopFor(c: Context<AppEnv>, engine: Engine): { shop: ShopEngine; isDefault: boolean } {
@@ -50,7 +53,12 @@ export function createControlRouter(deps: ControlDeps) {
   const clockView = () => ({ now: isoTimestamp(engine.clock.now()), frozen: engine.clock.frozen });
 
   return createRouter()
-    .openapi(routes.simHealth, (c) => c.json({ status: "ok" as const, version: VERSION, uptimeMs: Math.round(performance.now() - startedAt) }, 200))
+    .openapi(routes.simHealth, (c) => {
+      const up = { version: VERSION, uptimeMs: Math.round(performance.now() - startedAt) };
+      const failure = deps.dataFileFailure?.();
+      if (failure) return c.json({ status: "degraded" as const, ...up, dataFile: failure }, 503);
+      return c.json({ status: "ok" as const, ...up }, 200);
+    })
     .openapi(routes.simReset, async (c) => {
       engine.clock.reset();
       engine.resetShops();

@@ -11,7 +11,19 @@ export const ShopKeyHeader = z.object({
 });
 
 export const HealthSchema = z
-  .object({ status: z.literal("ok"), version: z.string(), uptimeMs: z.int() })
+  .object({
+    status: z.enum(["ok", "degraded"]),
+    version: z.string(),
+    uptimeMs: z.int(),
+    dataFile: z
+      .object({
+        path: z.string(),
+        error: z.string().openapi({ description: "Why the last write failed" }),
+        since: z.string().openapi({ description: "When writes began to fail (ISO 8601, real time)" }),
+      })
+      .optional()
+      .openapi({ description: "Only while writes to the `--data` file fail (status `degraded`)" }),
+  })
   .openapi("SimHealth");
 
 export const ClockSchema = z.object({ now: z.string(), frozen: z.boolean() }).openapi("SimClock");
