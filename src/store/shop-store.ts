@@ -167,14 +167,12 @@ export class ShopStore {
 
   /**
    * What a write may change, taken before it runs: the lengths and counters of every collection
-   * (writes only append to them) and copies of the records it may change in place.
+   * (writes only append to them) and copies of the records it may change in place: up to two
+   * customers (a merge changes both) and a code.
    */
-  checkpoint(customerIds: readonly string[], codeId?: number): Checkpoint {
-    const customers: [CustomerRecord, CustomerRecord][] = [];
-    for (const id of customerIds) {
-      const record = this.customer(id);
-      if (record) customers.push([record, copyCustomer(record)]);
-    }
+  checkpoint(customerId?: string, otherId?: string, codeId?: number): Checkpoint {
+    const customer = customerId === undefined ? undefined : this.customer(customerId);
+    const other = otherId === undefined ? undefined : this.customer(otherId);
     const code = codeId === undefined ? undefined : this.#codeById.get(codeId);
     return {
       version: this.version,
@@ -183,8 +181,12 @@ export class ShopStore {
       codeCount: this.data.codes.length,
       nextActivityId: this.data.nextActivityId,
       nextCodeId: this.data.nextCodeId,
-      customers,
-      codes: code ? [[code, { ...code }]] : [],
+      customer,
+      customerCopy: customer && copyCustomer(customer),
+      other,
+      otherCopy: other && copyCustomer(other),
+      code,
+      codeCopy: code && { ...code },
     };
   }
 
@@ -205,12 +207,9 @@ export class ShopStore {
       }
     }
     while (data.customers.length > checkpoint.customerCount) this.#unindexCustomer(data.customers.pop()!);
-    for (const [record, copy] of checkpoint.customers) {
-      // Every key goes, so fields the write added (excludedAt, mergedIntoCustomerId...) go too.
-      for (const key of Object.keys(record)) delete record[key as keyof CustomerRecord];
-      Object.assign(record, copy);
-    }
-    for (const [record, copy] of checkpoint.codes) Object.assign(record, copy);
+    if (checkpoint.customer) restoreCustomer(checkpoint.customer, checkpoint.customerCopy!);
+    if (checkpoint.other) restoreCustomer(checkpoint.other, checkpoint.otherCopy!);
+    if (checkpoint.code) Object.assign(checkpoint.code, checkpoint.codeCopy);
     data.nextActivityId = checkpoint.nextActivityId;
     data.nextCodeId = checkpoint.nextCodeId;
     this.version = checkpoint.version;
@@ -237,8 +236,12 @@ export interface Checkpoint {
   nextActivityId: number;
   nextCodeId: number;
   /** Records that may change in place, each with a copy of how it was. */
-  customers: [CustomerRecord, CustomerRecord][];
-  codes: [CodeRecord, CodeRecord][];
+  customer: CustomerRecord | undefined;
+  customerCopy: CustomerRecord | undefined;
+  other: CustomerRecord | undefined;
+  otherCopy: CustomerRecord | undefined;
+  code: CodeRecord | undefined;
+  codeCopy: CodeRecord | undefined;
 }
 
 /** Removes the newest entry of a per-customer list (the one a write appended last). */
@@ -248,9 +251,37 @@ function popFrom<T>(index: Map<string, T[]>, customerId: string): void {
   if (list?.length === 0) index.delete(customerId);
 }
 
-/** A copy that later changes to the record do not reach (its lots are objects changed in place). */
+/**
+ * A copy that later changes to the record do not reach (its lots are objects changed in place).
+ * Every field named, absent ones undefined: one object shape whatever the record's, which keeps
+ * the copy cheap (a write takes one, see checkpoint()).
+ */
 export function copyCustomer(c: CustomerRecord): CustomerRecord {
-  return { ...c, lots: c.lots?.map((lot) => ({ ...lot })) };
+  return {
+    id: c.id,
+    firstName: c.firstName,
+    lastName: c.lastName,
+    email: c.email,
+    phone: c.phone,
+    dateOfBirth: c.dateOfBirth,
+    platformState: c.platformState,
+    excluded: c.excluded,
+    excludedAt: c.excludedAt,
+    mergedIntoCustomerId: c.mergedIntoCustomerId,
+    vipTierId: c.vipTierId,
+    balance: c.balance,
+    earned: c.earned,
+    lastMovementAt: c.lastMovementAt,
+    lots: c.lots?.map((lot) => ({ amount: lot.amount, expiresAt: lot.expiresAt })),
+    createdAt: c.createdAt,
+  } as CustomerRecord;
+}
+
+/** The record as copied: fields the write added (excludedAt, mergedIntoCustomerId...) go again. */
+function restoreCustomer(record: CustomerRecord, copy: CustomerRecord): void {
+  const fields = record as unknown as Record<string, unknown>;
+  for (const key of Object.keys(fields)) delete fields[key];
+  for (const [key, value] of Object.entries(copy)) if (value !== undefined) fields[key] = value;
 }
 
 function repack<T>(index: Map<string, T[]>): void {
