@@ -11,15 +11,18 @@ import * as catalog from "./catalog.js";
 import * as customers from "./customers.js";
 import { DomainError } from "./errors.js";
 import type { PageQuery } from "./pagination.js";
-import type { RandomSource } from "./random.js";
+import { ReplayableRandom, type RandomSource } from "./random.js";
 import * as rewards from "./rewards.js";
 import * as stamps from "./stamps.js";
 
 export class ShopEngine {
   readonly ctx: EngineContext;
 
+  readonly #random: ReplayableRandom;
+
   constructor(store: ShopStore, clock: Clock, random: RandomSource) {
-    this.ctx = { store, clock, random };
+    this.#random = new ReplayableRandom(random);
+    this.ctx = { store, clock, random: this.#random };
   }
 
   get id(): string {
@@ -107,16 +110,21 @@ export class ShopEngine {
   /**
    * Runs a write, result included, so that it either completes or changes nothing: anything but a
    * DomainError (a refusal, which comes before any change) is a bug, and the shop is put back as
-   * it was before the bug is answered with a 500. The ids name the records the write may change
-   * in place (none for a new customer).
+   * it was (its random draws included) before the bug is answered with a 500. The ids name the
+   * records the write may change in place (none for a new customer).
    */
   #write<T>(customerId: string | undefined, run: () => T, otherId?: string, codeId?: number): T {
     const checkpoint = this.store.checkpoint(customerId, otherId, codeId);
+    this.#random.record();
+    let undone = false;
     try {
       return run();
     } catch (error) {
-      if (!(error instanceof DomainError)) this.store.rollback(checkpoint);
+      undone = !(error instanceof DomainError);
+      if (undone) this.store.rollback(checkpoint);
       throw error;
+    } finally {
+      this.#random.stop(undone);
     }
   }
 
