@@ -35,6 +35,7 @@ import { RequestRecorder, type RequestLogLine } from "./http/recording.js";
 import { applyScenarios } from "./scenarios/gate.js";
 import { ScenarioRegistry } from "./scenarios/registry.js";
 import type { Scenario } from "./scenarios/schema.js";
+import type { DataFileFailure } from "./store/data-file.js";
 
 export interface AppDeps {
   engine: Engine;
@@ -54,6 +55,8 @@ export interface AppDeps {
   onRequest?: (line: RequestLogLine) => void;
   /** Called after `POST /__sim/reset` (persistence flushes there). */
   onReset?: () => Promise<void>;
+  /** While writes to the `--data` file fail: why and since when (health reports it). */
+  dataFileFailure?: () => DataFileFailure | undefined;
   /** Answer CORS preflights and expose the API's headers to browsers (default true; never for `/__sim`). */
   cors?: boolean;
   /** Bound to a loopback address: the control API refuses a Host that is not a loopback name. */
@@ -165,7 +168,20 @@ export function createApp(deps: AppDeps): BuiltApp {
     .route(API_BASE, toApi(stampsRouter))
     .route(API_BASE, toApi(rewardsRouter))
     .route(API_BASE, toApi(programRouter));
-  app.route("/", toOther(createControlRouter({ engine, registry, journal, limiter, limits: { ...DEFAULT_LIMITS, ...deps.limits }, ...(deps.onReset && { onReset: deps.onReset }) })));
+  app.route(
+    "/",
+    toOther(
+      createControlRouter({
+        engine,
+        registry,
+        journal,
+        limiter,
+        limits: { ...DEFAULT_LIMITS, ...deps.limits },
+        ...(deps.onReset && { onReset: deps.onReset }),
+        ...(deps.dataFileFailure && { dataFileFailure: deps.dataFileFailure }),
+      }),
+    ),
+  );
 
   app.openAPIRegistry.registerComponent("securitySchemes", "ApiKey", {
     type: "apiKey",

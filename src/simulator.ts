@@ -58,7 +58,7 @@ export function buildSimulator(config: SimulatorConfig, options: BuildOptions = 
     ...(config.latency !== undefined && { latency: config.latency }),
     ...(options.onBug && { onBug: options.onBug }),
     ...(options.onRequest && { onRequest: options.onRequest }),
-    ...(dataFile && { onReset: () => dataFile.flush() }),
+    ...(dataFile && { onReset: () => dataFile.flush(), dataFileFailure: () => dataFile.failure }),
   });
   return { engine, shop: engine.defaultShop(), dataFile, restored: saved !== undefined, ...built };
 }

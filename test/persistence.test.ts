@@ -219,7 +219,7 @@ describe("the CLI with --data", { timeout: 30_000 }, () => {
     ["empty", "", "is not valid JSON ("],
     ["another data version", JSON.stringify({ format: "loyalty-sim-state", version: 999, savedAt: "2026-01-01T00:00:00Z", shops: [] }), "was written by another version of loyalty-sim (data version 999, this one reads 1)"],
     ["some other JSON", JSON.stringify({ users: [{ id: 1 }] }), "is not a loyalty-sim data file"],
-    ["damaged", JSON.stringify({ format: "loyalty-sim-state", version: 1, shops: [{ spec: { id: "1" } }] }), "is damaged (its shops are not readable)"],
+    ["damaged", JSON.stringify({ format: "loyalty-sim-state", version: 1, shops: [{ spec: { id: "1" } }] }), "is damaged or was edited into a state loyalty-sim cannot serve:\n  - savedAt: required\n  - shops[0].spec.program: required\n"],
   ])("a data file that is %s stops the start with exit 2 and is left untouched", async (_, content, problem) => {
     const data = dataPath();
     writeFileSync(data, content);

@@ -57,7 +57,9 @@ async function main(): Promise<void> {
     ...(log.logsRequests && { onRequest: (line: RequestLogLine) => log.request(line) }),
     dataFileHooks: {
       onFlush: (info) => log.debug("data file written", { ...info }),
-      onError: (error) => log.error(`loyalty-sim: could not write ${config.data}:`, error),
+      onFailing: (f) =>
+        log.alert(`loyalty-sim: could not write the data file ${f.path}: ${f.error} (failing since ${f.since}; retried every ${config.flushMs} ms; GET /__sim/health answers 503 until a write succeeds)`),
+      onRecovered: (f) => log.alert(`loyalty-sim: the data file ${f.path} is written again (it failed from ${f.since})`),
     },
   });
   const { engine } = sim;
@@ -80,7 +82,8 @@ async function main(): Promise<void> {
     sim.close().then(
       () => process.exit(0),
       (error: unknown) => {
-        console.error("loyalty-sim: could not flush the data file:", error);
+        // Exit non-zero: whatever changed since the last written state is lost, and a supervisor should know.
+        console.error(`loyalty-sim: could not write the data file ${config.data} at exit; changes since its last write are lost: ${error instanceof Error ? error.message : String(error)}`);
         process.exit(1);
       },
     );

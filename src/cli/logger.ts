@@ -14,6 +14,8 @@ export interface Logger {
   info(message: string): void;
   debug(message: string, fields?: Record<string, unknown>): void;
   error(message: string, error?: unknown): void;
+  /** Written whatever the level, `--quiet` included: what a run must not miss (a data file that cannot be written). */
+  alert(message: string): void;
 }
 
 export function createLogger(config: Pick<SimulatorConfig, "logLevel" | "logFormat" | "quiet">, out: NodeJS.WriteStream = process.stdout, err: NodeJS.WriteStream = process.stderr): Logger {
@@ -21,8 +23,8 @@ export function createLogger(config: Pick<SimulatorConfig, "logLevel" | "logForm
   const json = config.logFormat === "json";
   const colour = !json && out.isTTY === true;
   const paint = (code: number, text: string) => (colour ? `\x1b[${code}m${text}\x1b[0m` : text);
-  const write = (stream: NodeJS.WriteStream, level: keyof typeof LEVELS, fields: Record<string, unknown>, text: string) => {
-    if (LEVELS[level] < threshold) return;
+  const write = (stream: NodeJS.WriteStream, level: keyof typeof LEVELS, fields: Record<string, unknown>, text: string, always = false) => {
+    if (LEVELS[level] < threshold && !always) return;
     stream.write(json ? `${JSON.stringify({ time: new Date().toISOString(), level, ...fields })}\n` : `${text}\n`);
   };
   return {
@@ -43,6 +45,9 @@ export function createLogger(config: Pick<SimulatorConfig, "logLevel" | "logForm
     },
     error(message, error) {
       write(err, "error", { msg: message, error: String(error ?? "") }, error === undefined ? message : `${message} ${String(error)}`);
+    },
+    alert(message) {
+      write(err, "error", { msg: message }, message, true);
     },
   };
 }

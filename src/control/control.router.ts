@@ -8,7 +8,7 @@ import type { Context } from "hono";
 import type { Limits } from "../config.js";
 import type { Engine } from "../engine/engine.js";
 import { DomainError, invalidField } from "../engine/errors.js";
-import { isoTimestamp } from "../engine/clock.js";
+import { inClockRange, isoTimestamp } from "../engine/clock.js";
 import type { ShopEngine } from "../engine/shop-engine.js";
 import type { RateLimiter } from "../http/auth.js";
 import type { AppEnv } from "../http/env.js";
@@ -19,9 +19,11 @@ import { parseScenarioText, ScenarioError } from "../scenarios/load.js";
 import { pathGlob } from "../scenarios/glob.js";
 import type { ScenarioRegistry } from "../scenarios/registry.js";
 import type { Scenario } from "../scenarios/schema.js";
+import type { DataFileFailure } from "../store/data-file.js";
 import { VERSION } from "../version.js";
 import * as routes from "./control.routes.js";
 import { checkMoreCustomers, checkNewShop, checkScenario } from "./limits.js";
+import { CLOCK_RANGE_RULE } from "./control.schemas.js";
 
 export interface ControlDeps {
   engine: Engine;
@@ -30,6 +32,8 @@ export interface ControlDeps {
   limiter: RateLimiter;
   limits: Limits;
   onReset?: () => Promise<void>;
+  /** Why and since when writes to the `--data` file fail, while they do. */
+  dataFileFailure?: () => DataFileFailure | undefined;
 }
 
 function shopFor(c: Context<AppEnv>, engine: Engine): { shop: ShopEngine; isDefault: boolean } {
@@ -66,7 +70,12 @@ export function createControlRouter(deps: ControlDeps) {
   let lastReset: Promise<void> = Promise.resolve();
 
   return createRouter()
-    .openapi(routes.simHealth, (c) => c.json({ status: "ok" as const, version: VERSION, uptimeMs: Math.round(performance.now() - startedAt) }, 200))
+    .openapi(routes.simHealth, (c) => {
+      const up = { version: VERSION, uptimeMs: Math.round(performance.now() - startedAt) };
+      const failure = deps.dataFileFailure?.();
+      if (failure) return c.json({ status: "degraded" as const, ...up, dataFile: failure }, 503);
+      return c.json({ status: "ok" as const, ...up }, 200);
+    })
     .openapi(routes.simReset, async (c) => {
       const mine = lastReset.then(reset);
       lastReset = mine.catch(() => undefined);
@@ -127,8 +136,13 @@ export function createControlRouter(deps: ControlDeps) {
     .openapi(routes.simGetClock, (c) => c.json(clockView(), 200))
     .openapi(routes.simSetClock, (c) => {
       const body = c.req.valid("json");
-      if (body.set !== undefined) engine.clock.set(Date.parse(body.set));
-      if (body.advanceSeconds !== undefined) engine.clock.advance(Math.round(body.advanceSeconds * 1000));
+      // Both checked before anything changes: a refused change leaves the clock as it was.
+      const setTo = body.set === undefined ? undefined : Date.parse(body.set);
+      if (setTo !== undefined && !inClockRange(setTo)) throw invalidField("body", "set", CLOCK_RANGE_RULE);
+      const advanceMs = body.advanceSeconds === undefined ? undefined : Math.round(body.advanceSeconds * 1000);
+      if (advanceMs !== undefined && !inClockRange(engine.clock.now() + advanceMs)) throw invalidField("body", "advanceSeconds", CLOCK_RANGE_RULE);
+      if (setTo !== undefined) engine.clock.set(setTo);
+      if (advanceMs !== undefined) engine.clock.advance(advanceMs);
       if (body.frozen !== undefined) engine.clock.freeze(body.frozen);
       return c.json(clockView(), 200);
     })

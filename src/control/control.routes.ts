@@ -51,8 +51,8 @@ export const simHealth = controlRoute({
   path: "/__sim/health",
   operationId: "simHealth",
   summary: "Health",
-  description: "Liveness and version; the Docker HEALTHCHECK calls it.",
-  responses: { 200: json(HealthSchema, "The simulator is up"), 500: bug },
+  description: "Liveness and version; the Docker HEALTHCHECK calls it. 503 `degraded` while writes to the `--data` file fail (they are retried every flush interval).",
+  responses: { 200: json(HealthSchema, "The simulator is up"), 503: json(HealthSchema, "Up, but the `--data` file cannot be written: changes are not being saved"), 500: bug },
 });
 
 export const simReset = controlRoute({

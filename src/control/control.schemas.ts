@@ -1,5 +1,7 @@
 /** @module Schemas of the simulator control API (`/__sim`). */
 import { z } from "@hono/zod-openapi";
+import { CLOCK_MAX_MS, CLOCK_MIN_MS, isoTimestamp } from "../engine/clock.js";
+import { RECORD_ID, RECORD_ID_RULE } from "../engine/pagination.js";
 import { ErrorEnvelopeSchema } from "../http/schemas.js";
 import { MAX_GLOB_LENGTH } from "../scenarios/glob.js";
 
@@ -10,15 +12,36 @@ export const ShopKeyHeader = z.object({
 });
 
 export const HealthSchema = z
-  .object({ status: z.literal("ok"), version: z.string(), uptimeMs: z.int() })
+  .object({
+    status: z.enum(["ok", "degraded"]),
+    version: z.string(),
+    uptimeMs: z.int(),
+    dataFile: z
+      .object({
+        path: z.string(),
+        error: z.string().openapi({ description: "Why the last write failed" }),
+        since: z.string().openapi({ description: "When writes began to fail (ISO 8601, real time)" }),
+      })
+      .optional()
+      .openapi({ description: "Only while writes to the `--data` file fail (status `degraded`)" }),
+  })
   .openapi("SimHealth");
 
 export const ClockSchema = z.object({ now: z.string(), frozen: z.boolean() }).openapi("SimClock");
 
+/** What a clock change outside CLOCK_MIN_MS..CLOCK_MAX_MS is told. */
+export const CLOCK_RANGE_RULE = `would put the clock outside ${isoTimestamp(CLOCK_MIN_MS)} to ${isoTimestamp(CLOCK_MAX_MS)}`;
+const CLOCK_SPAN_S = (CLOCK_MAX_MS - CLOCK_MIN_MS) / 1000;
+
 export const ClockChangeSchema = z
   .object({
-    advanceSeconds: z.number().finite().optional().openapi({ description: "Move the clock by this many seconds (may be negative)" }),
-    set: z.iso.datetime({ offset: true }).optional().openapi({ description: "Set the clock to this ISO 8601 instant" }),
+    advanceSeconds: z
+      .number()
+      .min(-CLOCK_SPAN_S, CLOCK_RANGE_RULE)
+      .max(CLOCK_SPAN_S, CLOCK_RANGE_RULE)
+      .optional()
+      .openapi({ description: "Move the clock by this many seconds (may be negative); the clock stays in years 1970 to 9999" }),
+    set: z.iso.datetime({ offset: true }).optional().openapi({ description: "Set the clock to this ISO 8601 instant, in years 1970 to 9999" }),
     frozen: z.boolean().optional().openapi({ description: "Stop or restart the clock" }),
   })
   .refine((b) => b.advanceSeconds !== undefined || b.set !== undefined || b.frozen !== undefined, {
@@ -53,7 +76,7 @@ export const CreateShopSchema = z
 
 export const CreateCustomerSchema = z
   .object({
-    id: z.string().regex(/^\d{1,20}$/, "must be a string of digits").optional(),
+    id: z.string().regex(RECORD_ID, RECORD_ID_RULE).optional().openapi({ description: "1 to 20 digits; generated when absent" }),
     firstName: z.string().min(1).max(200),
     lastName: z.string().min(1).max(200),
     email: z.email().max(320),

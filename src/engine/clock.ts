@@ -4,6 +4,18 @@
  * @module
  */
 
+/**
+ * The clock's range: years 1970 to 9999, where every instant it gives is written as a plain
+ * `YYYY-MM-DDTHH:MM:SS+00:00` timestamp. The control API refuses to move it outside.
+ */
+export const CLOCK_MIN_MS = 0;
+export const CLOCK_MAX_MS = Date.UTC(9999, 11, 31, 23, 59, 59, 999);
+
+/** Whether the clock may be put at this instant (false for NaN and the infinities too). */
+export function inClockRange(epochMs: number): boolean {
+  return epochMs >= CLOCK_MIN_MS && epochMs <= CLOCK_MAX_MS;
+}
+
 export interface Clock {
   /** Current time in epoch milliseconds. */
   now(): number;
@@ -21,8 +33,9 @@ export class SimClock implements Clock {
 
   constructor(private readonly realNow: () => number = Date.now) {}
 
+  /** Never past the range's end, which real time would otherwise carry a clock set there beyond. */
   now(): number {
-    return this.#frozenAt ?? this.realNow() + this.#offset;
+    return Math.min(this.#frozenAt ?? this.realNow() + this.#offset, CLOCK_MAX_MS);
   }
 
   get frozen(): boolean {
@@ -63,9 +76,16 @@ export function fixedClock(epochMs: number): SimClock {
 
 export const DAY_MS = 86_400_000;
 
-/** ISO 8601 with an explicit `+00:00` offset, as production writes every timestamp. */
+/** The most a Date holds either side of the epoch. */
+const DATE_LIMIT_MS = 8.64e15;
+
+/**
+ * ISO 8601 with an explicit `+00:00` offset, as production writes every timestamp. Total: an
+ * instant beyond what a Date holds is written as Date's nearest bound, and NaN as the epoch.
+ */
 export function isoTimestamp(epochMs: number): string {
-  const second = Math.floor(epochMs / 1000);
+  const bounded = epochMs >= -DATE_LIMIT_MS ? Math.min(epochMs, DATE_LIMIT_MS) : Number.isNaN(epochMs) ? 0 : -DATE_LIMIT_MS;
+  const second = Math.floor(bounded / 1000);
   // Every response's envelope asks for "now": one cached second saves the formatting per request.
   if (second !== cached.second) {
     cached.second = second;

@@ -75,7 +75,7 @@ export function updateCustomer(ctx: EngineContext, id: string, patch: CustomerPa
   }
   if (patch.excluded !== undefined && patch.excluded !== customer.excluded) setExcluded(ctx, customer, patch.excluded);
   ctx.store.touch();
-  return customerView(ctx.store, customer, true);
+  return customerView(ctx.store, customer, false);
 }
 
 /**
@@ -120,7 +120,7 @@ export function setCustomerTier(ctx: EngineContext, id: string, change: TierChan
       issueCode(ctx, customer, reward, 0, `${tier.name} tier reward: ${reward.name}`);
     }
   }
-  return customerView(ctx.store, customer, true);
+  return customerView(ctx.store, customer, false);
 }
 
 export interface NewCustomer {
@@ -165,10 +165,18 @@ export function addCustomerRecord(ctx: EngineContext, input: NewCustomer): Custo
   return record;
 }
 
-/** Shopify-like customer ids: 13 digits, increasing with creation. */
+const FIRST_ID = 7_000_000_000_000n;
+/** The largest id a cursor can carry (RECORD_ID: 20 digits). */
+const LAST_ID = 10n ** 20n - 1n;
+
+/**
+ * Shopify-like customer ids: 13 digits, increasing with creation. After an id near the 20-digit
+ * limit they start again from the first free one, so a generated id always fits a cursor.
+ */
 function nextCustomerId(ctx: EngineContext): string {
   const last = ctx.store.customerAt(ctx.store.customerCount - 1);
-  let candidate = last ? BigInt(last.id) + 1n + BigInt(Math.floor(ctx.random.next() * 5000)) : 7_000_000_000_000n;
+  let candidate = last ? BigInt(last.id) + 1n + BigInt(Math.floor(ctx.random.next() * 5000)) : FIRST_ID;
+  if (candidate > LAST_ID) candidate = FIRST_ID;
   while (ctx.store.customer(String(candidate))) candidate += 1n;
   return String(candidate);
 }

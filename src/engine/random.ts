@@ -26,6 +26,38 @@ export function seededRandom(seed: number): RandomSource {
   return { next: () => faker.number.float() };
 }
 
+/**
+ * A random source whose draws during a write can be given back when the write is undone, so the
+ * next write draws the same numbers: a rolled-back write leaves even the random sequence as it was.
+ */
+export class ReplayableRandom implements RandomSource {
+  /** Draws given back, served before new ones. */
+  #replay: number[] = [];
+  #taken: number[] | undefined;
+  #recording = false;
+
+  constructor(private readonly source: RandomSource) {}
+
+  next(): number {
+    const value = this.#replay.length > 0 ? this.#replay.shift()! : this.source.next();
+    if (this.#recording) (this.#taken ??= []).push(value);
+    return value;
+  }
+
+  /** Starts remembering draws (a write begins). */
+  record(): void {
+    this.#recording = true;
+    this.#taken = undefined;
+  }
+
+  /** The write ended: with `giveBack`, its draws are served again, in order. */
+  stop(giveBack: boolean): void {
+    if (giveBack && this.#taken) this.#replay = [...this.#taken, ...this.#replay];
+    this.#recording = false;
+    this.#taken = undefined;
+  }
+}
+
 const CODE_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789";
 
 /** Random letters and digits without look-alikes (no O/0, I/1), as merchants' codes use. */

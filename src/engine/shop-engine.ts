@@ -9,16 +9,20 @@ import type { Clock } from "./clock.js";
 import type { EngineContext, ProgramId } from "./context.js";
 import * as catalog from "./catalog.js";
 import * as customers from "./customers.js";
+import { DomainError } from "./errors.js";
 import type { PageQuery } from "./pagination.js";
-import type { RandomSource } from "./random.js";
+import { ReplayableRandom, type RandomSource } from "./random.js";
 import * as rewards from "./rewards.js";
 import * as stamps from "./stamps.js";
 
 export class ShopEngine {
   readonly ctx: EngineContext;
 
+  readonly #random: ReplayableRandom;
+
   constructor(store: ShopStore, clock: Clock, random: RandomSource) {
-    this.ctx = { store, clock, random };
+    this.#random = new ReplayableRandom(random);
+    this.ctx = { store, clock, random: this.#random };
   }
 
   get id(): string {
@@ -40,25 +44,25 @@ export class ShopEngine {
     return customers.getCustomer(this.ctx, id);
   }
   updateCustomer(id: string, patch: customers.CustomerPatch) {
-    return customers.updateCustomer(this.ctx, id, patch);
+    return this.#write(id, () => customers.updateCustomer(this.ctx, id, patch));
   }
   setCustomerTier(id: string, change: customers.TierChange) {
-    return customers.setCustomerTier(this.ctx, id, change);
+    return this.#write(id, () => customers.setCustomerTier(this.ctx, id, change));
   }
   syncCustomer(input: customers.NewCustomer) {
-    return customers.syncCustomer(this.ctx, input);
+    return this.#write(undefined, () => customers.syncCustomer(this.ctx, input));
   }
   mergeCustomer(id: string, intoId: string) {
-    return customers.mergeCustomer(this.ctx, id, intoId);
+    return this.#write(id, () => customers.mergeCustomer(this.ctx, id, intoId), intoId);
   }
   awardStamps(id: string, input: stamps.ManualStamps) {
-    return stamps.awardStamps(this.ctx, id, input);
+    return this.#write(id, () => stamps.awardStamps(this.ctx, id, input));
   }
   adjustStamps(id: string, input: stamps.ManualStamps) {
-    return stamps.adjustStamps(this.ctx, id, input);
+    return this.#write(id, () => stamps.adjustStamps(this.ctx, id, input));
   }
   processEarnRule(id: string, ruleId: number) {
-    return stamps.processEarnRule(this.ctx, id, ruleId);
+    return this.#write(id, () => stamps.processEarnRule(this.ctx, id, ruleId));
   }
   listActivities(id: string, query: PageQuery) {
     return stamps.listActivities(this.ctx, id, query);
@@ -67,16 +71,16 @@ export class ShopEngine {
     return rewards.listRewardCodes(this.ctx, id, availableOnly);
   }
   useRewardCode(id: string, codeId: ProgramId) {
-    return rewards.useRewardCode(this.ctx, id, codeId);
+    return this.#write(id, () => rewards.useRewardCode(this.ctx, id, codeId), undefined, Number(codeId));
   }
   voidRewardCode(id: string, codeId: ProgramId) {
-    return rewards.voidRewardCode(this.ctx, id, codeId);
+    return this.#write(id, () => rewards.voidRewardCode(this.ctx, id, codeId), undefined, Number(codeId));
   }
   redeemReward(id: string, rewardId: number, variableAmount?: number) {
-    return rewards.redeemReward(this.ctx, id, rewardId, variableAmount);
+    return this.#write(id, () => rewards.redeemReward(this.ctx, id, rewardId, variableAmount));
   }
   grantReward(id: string, rewardId: number, variableAmount?: number) {
-    return rewards.grantReward(this.ctx, id, rewardId, variableAmount);
+    return this.#write(id, () => rewards.grantReward(this.ctx, id, rewardId, variableAmount));
   }
   listRewards() {
     return rewards.listRewards(this.ctx);
@@ -101,6 +105,27 @@ export class ShopEngine {
   }
   listBeacons() {
     return catalog.listBeacons(this.ctx);
+  }
+
+  /**
+   * Runs a write, result included, so that it either completes or changes nothing: anything but a
+   * DomainError (a refusal, which comes before any change) is a bug, and the shop is put back as
+   * it was (its random draws included) before the bug is answered with a 500. The ids name the
+   * records the write may change in place (none for a new customer).
+   */
+  #write<T>(customerId: string | undefined, run: () => T, otherId?: string, codeId?: number): T {
+    const checkpoint = this.store.checkpoint(customerId, otherId, codeId);
+    this.#random.record();
+    let undone = false;
+    try {
+      return run();
+    } catch (error) {
+      undone = !(error instanceof DomainError);
+      if (undone) this.store.rollback(checkpoint);
+      throw error;
+    } finally {
+      this.#random.stop(undone);
+    }
   }
 
   /** The invariant every test checks: each balance equals the sum of its ledger. */

@@ -47,7 +47,7 @@ const customerFields = {
 };
 
 export const CustomerSummarySchema = z.object(customerFields).openapi("CustomerSummary", {
-  description: "A customer as listed (no nextReward)",
+  description: "A customer as listed and as PATCH and tier changes answer (no nextReward)",
 });
 
 export const CustomerSchema = z

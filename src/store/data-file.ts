@@ -1,17 +1,17 @@
 /**
  * `--data FILE`: every shop's state kept in a JSON file through lowdb and loaded at the next start.
  * Writes are coalesced (at most one per flush interval, only when something changed) and atomic
- * (lowdb writes a temporary file and renames it over the old one, so a killed process leaves
- * either the previous or the new file, never half of one).
+ * (a temporary file renamed over the old one, so a killed process leaves either the previous or
+ * the new file, never half of one). A failing write is reported, retried and cleaned up after.
  * @module
  */
 import { accessSync, constants, existsSync, statSync } from "node:fs";
-import { readFile } from "node:fs/promises";
-import { dirname, resolve } from "node:path";
+import { rename, rm, writeFile } from "node:fs/promises";
+import { basename, dirname, join, resolve } from "node:path";
 import { Low, type Adapter } from "lowdb";
-import { JSONFileSync } from "lowdb/node";
-import { Writer } from "steno";
 import type { Engine, ShopSpec } from "../engine/engine.js";
+import { readJsonFile, type PieceLimits } from "./json-pieces.js";
+import { MAX_PROBLEMS, stateProblems } from "./state-schema.js";
 import { StateText } from "./state-text.js";
 import type { ShopData } from "./types.js";
 
@@ -33,8 +33,11 @@ export class DataFileError extends Error {
     readonly path: string,
     problem: string,
     advice = "loyalty-sim left it untouched: move it away, or pass another --data file, to start from the seeded state.",
+    /** Each field at fault, as `path: message`. */
+    readonly problems: string[] = [],
   ) {
-    super(`Data file ${path} ${problem}. ${advice}`);
+    const list = problems.map((p) => `\n  - ${p}`).join("");
+    super(problems.length > 0 ? `Data file ${path} ${problem}:${list}\n${advice}` : `Data file ${path} ${problem}. ${advice}`);
   }
 }
 
@@ -49,14 +52,18 @@ function checkWritable(path: string): void {
   }
 }
 
-/** The saved state, or undefined when the file does not exist yet. */
-export function readDataFile(path: string): SavedState | undefined {
+/**
+ * The saved state, or undefined when the file does not exist yet. The whole file is checked (see
+ * state-schema.ts) before anything is served from it; `limits` are the piece reader's.
+ */
+export function readDataFile(path: string, limits?: PieceLimits): SavedState | undefined {
   if (!existsSync(path)) return undefined;
   let data: unknown;
   try {
-    data = new JSONFileSync<unknown>(path).read();
+    data = readJsonFile(path, limits);
   } catch (error) {
-    throw new DataFileError(path, `is not valid JSON (${(error as Error).message})`);
+    const reason = (error as Error).message;
+    throw new DataFileError(path, error instanceof SyntaxError ? `is not valid JSON (${reason})` : `cannot be read (${reason})`);
   }
   const state = data as Partial<SavedState> | null;
   if (!state || typeof state !== "object" || state.format !== DATA_FORMAT) {
@@ -65,8 +72,11 @@ export function readDataFile(path: string): SavedState | undefined {
   if (state.version !== DATA_VERSION) {
     throw new DataFileError(path, `was written by another version of loyalty-sim (data version ${String(state.version)}, this one reads ${DATA_VERSION})`);
   }
-  if (!Array.isArray(state.shops) || !state.shops.every((s) => s && typeof s === "object" && s.spec && s.data && Array.isArray(s.data.customers))) {
-    throw new DataFileError(path, "is damaged (its shops are not readable)");
+  const problems = stateProblems(state);
+  if (problems.length > 0) {
+    const shown = problems.slice(0, MAX_PROBLEMS);
+    if (problems.length > shown.length) shown.push(`... and more (the first ${MAX_PROBLEMS} are listed)`);
+    throw new DataFileError(path, "is damaged or was edited into a state loyalty-sim cannot serve", undefined, shown);
   }
   return state as SavedState;
 }
@@ -80,37 +90,53 @@ export interface FlushInfo {
   ms: number;
 }
 
+/** Writes to the file have been failing since `since` (an ISO timestamp of real time), lately with `error`. */
+export interface DataFileFailure {
+  path: string;
+  error: string;
+  since: string;
+}
+
 export interface DataFileHooks {
   onFlush?(info: FlushInfo): void;
-  /** A failed write; the next interval tries again. */
-  onError?(error: unknown): void;
+  /** Writes began to fail, or now fail with another error; each interval tries again. */
+  onFailing?(failure: DataFileFailure): void;
+  /** A write succeeded after the failure. */
+  onRecovered?(failure: DataFileFailure): void;
+}
+
+/**
+ * Writes the chunks to a temporary file and renames it over `path`, so the file is always either
+ * the previous or the new one. A failed write (a full disk, a folder gone) removes its temporary
+ * file: failing writes retried every interval leave nothing behind.
+ */
+async function writeAtomically(path: string, chunks: readonly Buffer[]): Promise<void> {
+  const temp = join(dirname(path), `.${basename(path)}.tmp`);
+  try {
+    await writeFile(temp, chunks);
+    await rename(temp, path);
+  } catch (error) {
+    await rm(temp, { force: true }).catch(() => undefined);
+    throw error;
+  }
 }
 
 /**
  * lowdb's adapter for the state file: compact JSON written as the chunks StateText keeps between
  * flushes (lowdb's own JSON adapters indent, which doubles the bytes of a large shop, and
- * serialise and encode the whole state every time). Written atomically by steno, lowdb's writer:
- * a temporary file renamed over the old one.
+ * serialise and encode the whole state every time), written atomically.
  */
 class StateFile implements Adapter<SavedState> {
-  readonly #writer: Writer;
   readonly #text = new StateText();
 
-  constructor(readonly path: string) {
-    this.#writer = new Writer(path);
-  }
+  constructor(readonly path: string) {}
 
   async read(): Promise<SavedState | null> {
-    try {
-      return JSON.parse(await readFile(this.path, "utf8")) as SavedState;
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code === "ENOENT") return null;
-      throw error;
-    }
+    return readDataFile(this.path) ?? null;
   }
 
   write(state: SavedState): Promise<void> {
-    return this.#writer.write(this.#text.chunks(state));
+    return writeAtomically(this.path, this.#text.chunks(state));
   }
 }
 
@@ -122,6 +148,7 @@ export class DataFile {
   #timer: NodeJS.Timeout | undefined;
   #written = "";
   #writing: Promise<void> = Promise.resolve();
+  #failure: DataFileFailure | undefined;
 
   constructor(
     readonly path: string,
@@ -141,8 +168,13 @@ export class DataFile {
       .join(",") + `#${this.engine.generation}`;
   }
 
+  /** While writes fail: since when and why (GET /__sim/health reports it). */
+  get failure(): DataFileFailure | undefined {
+    return this.#failure;
+  }
+
   start(): void {
-    // A failed write is reported through onError and retried at the next tick.
+    // A failed write is reported through onFailing and retried at the next tick.
     this.#timer = setInterval(() => this.flush().catch(() => undefined), this.flushMs);
     this.#timer.unref();
   }
@@ -164,14 +196,29 @@ export class DataFile {
       const customers = shops.reduce((n, s) => n + s.store.customerCount, 0);
       const activities = shops.reduce((n, s) => n + s.store.data.activities.length, 0);
       // The adapter serialises synchronously at the start of write(): the file holds exactly this moment.
-      await this.#db.write();
+      try {
+        await this.#db.write();
+      } catch (error) {
+        this.#failed(error);
+        throw error;
+      }
       this.#written = signature;
+      const failure = this.#failure;
+      this.#failure = undefined;
+      if (failure) this.hooks.onRecovered?.(failure);
       this.hooks.onFlush?.({ path: this.path, shops: shops.length, customers, activities, ms: Math.round(performance.now() - started) });
     };
-    // Chained so writes never overlap; a failed write is reported and does not stop later ones.
+    // Chained so writes never overlap; a failed write does not stop later ones.
     const next = this.#writing.then(write);
-    this.#writing = next.catch((error: unknown) => this.hooks.onError?.(error));
+    this.#writing = next.catch(() => undefined);
     return next;
+  }
+
+  #failed(error: unknown): void {
+    const message = error instanceof Error ? error.message : String(error);
+    if (this.#failure?.error === message) return;
+    this.#failure = { path: this.path, error: message, since: this.#failure?.since ?? new Date().toISOString() };
+    this.hooks.onFailing?.(this.#failure);
   }
 
   async stop(): Promise<void> {

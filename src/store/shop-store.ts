@@ -162,6 +162,126 @@ export class ShopStore {
   touch(): void {
     this.version++;
   }
+
+  // Checkpoints -----------------------------------------------------------------------------
+
+  /**
+   * What a write may change, taken before it runs: the lengths and counters of every collection
+   * (writes only append to them) and copies of the records it may change in place: up to two
+   * customers (a merge changes both) and a code.
+   */
+  checkpoint(customerId?: string, otherId?: string, codeId?: number): Checkpoint {
+    const customer = customerId === undefined ? undefined : this.customer(customerId);
+    const other = otherId === undefined ? undefined : this.customer(otherId);
+    const code = codeId === undefined ? undefined : this.#codeById.get(codeId);
+    return {
+      version: this.version,
+      customerCount: this.data.customers.length,
+      activityCount: this.data.activities.length,
+      codeCount: this.data.codes.length,
+      nextActivityId: this.data.nextActivityId,
+      nextCodeId: this.data.nextCodeId,
+      customer,
+      customerCopy: customer && copyCustomer(customer),
+      other,
+      otherCopy: other && copyCustomer(other),
+      code,
+      codeCopy: code && { ...code },
+    };
+  }
+
+  /** Puts the records and indexes back as they were at the checkpoint, newest changes first. */
+  rollback(checkpoint: Checkpoint): void {
+    const { data } = this;
+    while (data.codes.length > checkpoint.codeCount) {
+      const code = data.codes.pop()!;
+      popFrom(this.#codesOf, code.customerId);
+      this.#codeById.delete(code.id);
+    }
+    while (data.activities.length > checkpoint.activityCount) {
+      const activity = data.activities.pop()!;
+      popFrom(this.#activitiesOf, activity.customerId);
+      const rule = activity.earnRuleId;
+      if (rule !== undefined && !this.activitiesOf(activity.customerId).some((a) => a.earnRuleId === rule)) {
+        this.#earnedBy.get(rule)?.delete(activity.customerId);
+      }
+    }
+    while (data.customers.length > checkpoint.customerCount) this.#unindexCustomer(data.customers.pop()!);
+    if (checkpoint.customer) restoreCustomer(checkpoint.customer, checkpoint.customerCopy!);
+    if (checkpoint.other) restoreCustomer(checkpoint.other, checkpoint.otherCopy!);
+    if (checkpoint.code) Object.assign(checkpoint.code, checkpoint.codeCopy);
+    data.nextActivityId = checkpoint.nextActivityId;
+    data.nextCodeId = checkpoint.nextCodeId;
+    this.version = checkpoint.version;
+  }
+
+  #unindexCustomer(c: CustomerRecord): void {
+    this.#customerPos.delete(c.id);
+    const key = c.email.toLowerCase();
+    const found = this.#byEmail.get(key);
+    if (typeof found === "string") this.#byEmail.delete(key);
+    else if (found !== undefined) {
+      found.pop();
+      if (found.length === 1) this.#byEmail.set(key, found[0]!);
+    }
+  }
+}
+
+/** See ShopStore.checkpoint. */
+export interface Checkpoint {
+  version: number;
+  customerCount: number;
+  activityCount: number;
+  codeCount: number;
+  nextActivityId: number;
+  nextCodeId: number;
+  /** Records that may change in place, each with a copy of how it was. */
+  customer: CustomerRecord | undefined;
+  customerCopy: CustomerRecord | undefined;
+  other: CustomerRecord | undefined;
+  otherCopy: CustomerRecord | undefined;
+  code: CodeRecord | undefined;
+  codeCopy: CodeRecord | undefined;
+}
+
+/** Removes the newest entry of a per-customer list (the one a write appended last). */
+function popFrom<T>(index: Map<string, T[]>, customerId: string): void {
+  const list = index.get(customerId);
+  list?.pop();
+  if (list?.length === 0) index.delete(customerId);
+}
+
+/**
+ * A copy that later changes to the record do not reach (its lots are objects changed in place).
+ * Every field named, absent ones undefined: one object shape whatever the record's, which keeps
+ * the copy cheap (a write takes one, see checkpoint()).
+ */
+export function copyCustomer(c: CustomerRecord): CustomerRecord {
+  return {
+    id: c.id,
+    firstName: c.firstName,
+    lastName: c.lastName,
+    email: c.email,
+    phone: c.phone,
+    dateOfBirth: c.dateOfBirth,
+    platformState: c.platformState,
+    excluded: c.excluded,
+    excludedAt: c.excludedAt,
+    mergedIntoCustomerId: c.mergedIntoCustomerId,
+    vipTierId: c.vipTierId,
+    balance: c.balance,
+    earned: c.earned,
+    lastMovementAt: c.lastMovementAt,
+    lots: c.lots?.map((lot) => ({ amount: lot.amount, expiresAt: lot.expiresAt })),
+    createdAt: c.createdAt,
+  } as CustomerRecord;
+}
+
+/** The record as copied: fields the write added (excludedAt, mergedIntoCustomerId...) go again. */
+function restoreCustomer(record: CustomerRecord, copy: CustomerRecord): void {
+  const fields = record as unknown as Record<string, unknown>;
+  for (const key of Object.keys(fields)) delete fields[key];
+  for (const [key, value] of Object.entries(copy)) if (value !== undefined) fields[key] = value;
 }
 
 function repack<T>(index: Map<string, T[]>): void {

@@ -14,6 +14,7 @@
  */
 import type { ActivityRecord, CustomerRecord } from "./types.js";
 import type { SavedState } from "./data-file.js";
+import { copyCustomer } from "./shop-store.js";
 
 /** Customers per group: small enough that a change re-serialises little, large enough that a flush writes few chunks. */
 export const GROUP_SIZE = 1000;
@@ -115,11 +116,6 @@ function unchanged(group: CustomerGroup, records: readonly CustomerRecord[]): bo
     if (records[i] !== group.records[i] || !sameCustomerRecord(records[i]!, group.copies[i]!)) return false;
   }
   return true;
-}
-
-/** A copy that later changes to the record do not reach (its lots are objects changed in place). */
-export function copyCustomer(c: CustomerRecord): CustomerRecord {
-  return { ...c, lots: c.lots?.map((lot) => ({ ...lot })) };
 }
 
 /**

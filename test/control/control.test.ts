@@ -281,7 +281,7 @@ describe("/__sim/customers", () => {
     const plain = (await sim.call("POST", "/__sim/customers", { body: { firstName: "B", lastName: "C", email: "b@example.com" } })).body;
     expect([plain.stampBalance, sim.shop.store.activitiesOf(plain.id).length]).toEqual([0, 0]);
     expect(invalid(await sim.call("POST", "/__sim/customers", { body: { firstName: "", email: "x", dateOfBirth: "31-13", id: "abc" } }))).toEqual([
-      "body id: must be a string of digits",
+      "body id: must be 1 to 20 digits",
       "body firstName: Too small: expected string to have >=1 characters",
       "body lastName: is required",
       "body email: Invalid email address",

@@ -11,7 +11,8 @@ import { afterAll, describe, expect, it } from "vitest";
 import { parseConfig } from "../../src/config.js";
 import { buildSimulator } from "../../src/simulator.js";
 import { DATA_FORMAT, DATA_VERSION, type SavedState } from "../../src/store/data-file.js";
-import { copyCustomer, GROUP_SIZE, sameCustomerRecord, StateText } from "../../src/store/state-text.js";
+import { copyCustomer } from "../../src/store/shop-store.js";
+import { GROUP_SIZE, sameCustomerRecord, StateText } from "../../src/store/state-text.js";
 import type { ActivityRecord, CustomerRecord, ShopData } from "../../src/store/types.js";
 
 const dir = mkdtempSync(join(tmpdir(), "loyalty-sim-state-text-"));

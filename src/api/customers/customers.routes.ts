@@ -66,7 +66,7 @@ export const updateCustomer = apiRoute({
     params: CustomerParams,
     body: { required: true, content: { "application/json": { schema: UpdateCustomerBody } } },
   },
-  success: { description: "The updated customer", schema: envelope(CustomerSchema) },
+  success: { description: "The updated customer (without `nextReward`, which only GET /customers/{id} returns)", schema: envelope(CustomerSummarySchema) },
   errors: ["CUSTOMER_NOT_FOUND"],
 });
 
@@ -90,6 +90,6 @@ export const setCustomerTier = apiRoute({
     params: CustomerParams,
     body: { required: true, content: { "application/json": { schema: SetTierBody } } },
   },
-  success: { description: "The updated customer", schema: envelope(CustomerSchema) },
+  success: { description: "The updated customer (without `nextReward`, which only GET /customers/{id} returns)", schema: envelope(CustomerSummarySchema) },
   errors: ["CUSTOMER_NOT_FOUND", "TIER_NOT_FOUND", "ACTIVITY_NOT_AWARDED"],
 });
