@@ -77,7 +77,7 @@ export const simListScenarios = controlRoute({
   path: "/__sim/scenarios",
   operationId: "simListScenarios",
   summary: "List active scenarios",
-  description: "Scenarios that apply to the shop, in the order rules are tried, with hit counts and remaining `times`.",
+  description: "Scenarios that apply to the shop, in the order rules are tried, with the shop's own hit counts and remaining `times` (those loaded at start count per shop too).",
   request: { headers: ShopKeyHeader },
   responses: { 200: json(z.object({ scenarios: z.array(ScenarioSummarySchema) }), "Active scenarios"), 422: invalid, 500: bug },
 });
@@ -109,7 +109,7 @@ export const simDeleteScenario = controlRoute({
   path: "/__sim/scenarios/{name}",
   operationId: "simDeleteScenario",
   summary: "Remove a scenario",
-  description: "Removes the shop's scenario of that name (for the default shop, also one loaded at start).",
+  description: "Removes the shop's scenario of that name (for the default shop, also one loaded at start: for itself, until it is reset).",
   request: { headers: ShopKeyHeader, params: z.object({ name: z.string().openapi({ param: { name: "name", in: "path" } }) }) },
   responses: { 204: { description: "Removed" }, 404: controlError("`NOT_FOUND`: no such scenario"), 422: invalid, 500: bug },
 });
@@ -119,7 +119,7 @@ export const simClearScenarios = controlRoute({
   path: "/__sim/scenarios",
   operationId: "simClearScenarios",
   summary: "Remove all scenarios",
-  description: "Removes the shop's scenarios (for the default shop, also those loaded at start).",
+  description: "Removes the shop's scenarios (for the default shop, also those loaded at start: for itself, until it is reset).",
   request: { headers: ShopKeyHeader },
   responses: { 200: json(z.object({ removed: z.int() }), "How many were removed"), 422: invalid, 500: bug },
 });
