@@ -17,7 +17,7 @@ import { stampsRouter } from "./api/stamps/stamps.router.js";
 import { DEFAULT_LIMITS, type Limits } from "./config.js";
 import type { Engine } from "./engine/engine.js";
 import { DomainError } from "./engine/errors.js";
-import { checkCredentials, checkJsonBody, RateLimiter } from "./http/auth.js";
+import { checkCredentials, checkJsonBody, identifyShop, RateLimiter } from "./http/auth.js";
 import { docsRouter } from "./http/docs.js";
 import { sendError, sendNoRoute } from "./http/errors.js";
 import { createGateway, throughGateway, type Gate } from "./http/gateway.js";
@@ -39,7 +39,7 @@ import type { DataFileFailure } from "./store/data-file.js";
 
 export interface AppDeps {
   engine: Engine;
-  /** Scenarios loaded at start: they apply to every shop and come back on reset. */
+  /** Scenarios loaded at start: each shop has them (with counters of its own), and gets them back on reset. */
   scenarios?: Scenario[];
   /** Seed of scenario probabilities and delay ranges. */
   seed?: number;
@@ -53,7 +53,7 @@ export interface AppDeps {
   onBug?: (error: unknown) => void;
   /** Called once per API request with what the request log shows. */
   onRequest?: (line: RequestLogLine) => void;
-  /** Called after `POST /__sim/reset` (persistence flushes there). */
+  /** Called after `POST /__sim/reset` and a shop's deletion (persistence flushes there). */
   onReset?: () => Promise<void>;
   /** While writes to the `--data` file fail: why and since when (health reports it). */
   dataFileFailure?: () => DataFileFailure | undefined;
@@ -118,15 +118,17 @@ export interface BuiltApp {
 
 export function createApp(deps: AppDeps): BuiltApp {
   const { engine } = deps;
-  const limiter = new RateLimiter(engine.clock);
-  const registry = new ScenarioRegistry(deps.scenarios ?? [], engine.clock, deps.seed ?? 1);
+  const limiter = new RateLimiter();
+  // A shop that is gone (a request still running when it was deleted) is timed by the default shop's clock.
+  const clockOf = (shopId: string) => (engine.shop(shopId) ?? engine.defaultShop()).clock;
+  const registry = new ScenarioRegistry(deps.scenarios ?? [], clockOf, deps.seed ?? 1);
   const journal = new Journal(deps.journalSize ?? 1000);
   const app = createRouter({ getPath: requestPath });
   const bodyLimit = deps.bodyLimitBytes ?? 1024 * 1024;
 
   let requestCounter = 0;
   const identify: Gate = (c) => {
-    c.set("clock", engine.clock);
+    identifyShop(engine, c);
     // A client's own request id is kept, so its logs and ours line up.
     const requestId = requestHeader(c, "x-request-id") ?? `req_${(++requestCounter).toString(36).padStart(6, "0")}`;
     setHeader(c, "X-Request-Id", requestId);
@@ -149,9 +151,9 @@ export function createApp(deps: AppDeps): BuiltApp {
   const browsers: Gate = (c) => (isControl(c.req.path) ? controlCallers(c) : corsHeaders?.(c));
   const gateway = createGateway({
     everyRequest: [identify, browsers],
-    recorder: new RequestRecorder(engine, journal, deps.onRequest),
+    recorder: new RequestRecorder(journal, deps.onRequest),
     apiGates: [
-      checkCredentials(engine, limiter),
+      checkCredentials(limiter),
       limitBody(bodyLimit),
       checkJsonBody,
       applyScenarios({ registry, ...(deps.latency !== undefined && { latency: deps.latency }) }),

@@ -141,7 +141,10 @@ export interface RequestFilter {
 /** A typed client of `/__sim`: each method answers the route's success body, or throws a `SimulatorError`. */
 export interface ControlClient {
   health(): Promise<SimulatorHealth>;
-  /** Every shop back to its seeded state; journal, rate windows, scenarios and clock reset. */
+  /**
+   * Made with an `apiKey`: that shop alone back to its seed, with its scenarios, journal entries,
+   * rate windows and clock. Without: every shop, and everything else.
+   */
   reset(): Promise<Success<typeof routes.simReset>>;
   /** The shop's active scenarios, in the order their rules are tried. */
   scenarios(): Promise<ScenarioSummary[]>;
@@ -152,11 +155,14 @@ export interface ControlClient {
   /** The shop's journal, newest first. */
   requests(filter?: RequestFilter): Promise<JournalEntry[]>;
   clearRequests(): Promise<void>;
+  /** The shop's clock (each shop has its own). */
   clock(): Promise<ClockState>;
   setClock(change: ClockChange): Promise<ClockState>;
   /** A new isolated shop with its own credentials. */
   createShop(shop?: NewShop): Promise<ShopInfo>;
   shops(): Promise<ShopInfo[]>;
+  /** Deletes the shop of `apiKey` and everything of it (the default shop cannot be deleted). */
+  deleteShop(apiKey: string): Promise<void>;
   createCustomer(customer: NewCustomer): Promise<Customer>;
   /** Merges the customer `id` into `into`; answers the merged customer. */
   mergeCustomer(id: string, into: string): Promise<Customer>;
@@ -206,6 +212,7 @@ export function createControlClient(fetchFn: typeof fetch, origin: string, optio
     setClock: (change) => call(routes.simSetClock, { body: change }),
     createShop: (shop = {}) => call(routes.simCreateShop, { body: shop }),
     shops: () => call(routes.simListShops).then((r) => r.shops),
+    deleteShop: (apiKey) => call(routes.simDeleteShop, { params: { apiKey } }),
     createCustomer: (customer) => call(routes.simCreateCustomer, { body: customer }),
     mergeCustomer: (id, into) => call(routes.simMergeCustomer, { params: { id }, body: { into } }),
   };
@@ -236,9 +243,9 @@ export interface InProcessSimulator {
  * const sim = createSimulator({ seed: 7, customers: 10 });
  * const res = await sim.fetch(`${sim.baseUrl}/shop`, { headers: { "X-Api-Key": sim.apiKey, "X-Api-Secret": sim.apiSecret } });
  */
-export function createSimulator(options: SimulatorOptions & { clock?: SimClock } = {}): InProcessSimulator {
-  const { clock, ...rest } = options;
-  const built = buildSimulator(parseConfig(rest), clock ? { clock } : {});
+export function createSimulator(options: SimulatorOptions & { newClock?: () => SimClock } = {}): InProcessSimulator {
+  const { newClock, ...rest } = options;
+  const built = buildSimulator(parseConfig(rest), newClock ? { newClock } : {});
   const fetchFn = inProcessFetch(built.app);
   const network = createInterceptor(built.app);
   return {

@@ -32,7 +32,8 @@ export function defaultShopSpec(config: SimulatorConfig): ShopSpec {
 }
 
 export interface BuildOptions {
-  clock?: SimClock;
+  /** Makes each shop's clock (default: real time). */
+  newClock?: () => SimClock;
   dataFileHooks?: DataFileHooks;
   onBug?: (error: unknown) => void;
   onRequest?: (line: RequestLogLine) => void;
@@ -41,7 +42,7 @@ export interface BuildOptions {
 }
 
 export function buildSimulator(config: SimulatorConfig, options: BuildOptions = {}) {
-  const engine = new Engine(options.clock ? { clock: options.clock } : {});
+  const engine = new Engine(options.newClock ? { newClock: options.newClock } : {});
   const saved = config.data !== undefined ? readDataFile(config.data) : undefined;
   if (saved) for (const { spec, data } of saved.shops) engine.attachShop(spec, data);
   else engine.addShop(defaultShopSpec(config));

@@ -139,6 +139,8 @@ describe("the control client answers typed results", () => {
     expectTypeOf(shop.rateLimit).toEqualTypeOf<number | null>();
     expect(shop).toMatchObject({ id: "2", apiKey: "sim_key_2", seed: 3, customers: 1, plan: "paid", apiAccess: true, rateLimit: null });
     expectTypeOf(control.shops).returns.resolves.toEqualTypeOf<ShopInfo[]>();
+    expectTypeOf(control.deleteShop).parameters.toEqualTypeOf<[apiKey: string]>();
+    expectTypeOf(control.deleteShop).returns.resolves.toEqualTypeOf<void>();
 
     const customer = await control.createCustomer({ firstName: "Ada", lastName: "Lovelace", email: "ada@example.com", id: "77", stampBalance: 4 });
     expectTypeOf(customer).toEqualTypeOf<Customer>();

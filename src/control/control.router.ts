@@ -1,6 +1,6 @@
 /**
  * Handlers of the simulator control API. The shop a call acts on is chosen by `X-Api-Key`
- * (the default shop without it).
+ * (the default shop without it); `POST /__sim/reset` without it resets everything.
  * @module
  */
 import { randomBytes } from "node:crypto";
@@ -36,12 +36,17 @@ export interface ControlDeps {
   dataFileFailure?: () => DataFileFailure | undefined;
 }
 
+const DEFAULT_SHOP_STAYS =
+  "is the default shop's, which cannot be deleted: control calls without X-Api-Key act on it (reset it instead: POST /__sim/reset with its X-Api-Key)";
+const NO_SUCH_SHOP = "names no shop of this simulator (see GET /__sim/shops)";
+
+/** The shop of `X-Api-Key` (the default shop without it), whose clock then times the answer. */
 function shopFor(c: Context<AppEnv>, engine: Engine): { shop: ShopEngine; isDefault: boolean } {
   const key = c.req.header("X-Api-Key");
   const fallback = engine.defaultShop();
-  if (key === undefined) return { shop: fallback, isDefault: true };
-  const shop = engine.shopByApiKey(key);
-  if (!shop) throw invalidField("header", "X-Api-Key", "names no shop of this simulator (see GET /__sim/shops)");
+  const shop = key === undefined ? fallback : engine.shopByApiKey(key);
+  if (!shop) throw invalidField("header", "X-Api-Key", NO_SUCH_SHOP);
+  c.set("clock", shop.clock);
   return { shop, isDefault: shop === fallback };
 }
 
@@ -54,20 +59,34 @@ function shopInfo(engine: Engine, shop: ShopEngine) {
 export function createControlRouter(deps: ControlDeps) {
   const { engine, registry, journal, limiter, limits } = deps;
   const startedAt = performance.now();
-  const clockView = () => ({ now: isoTimestamp(engine.clock.now()), frozen: engine.clock.frozen });
+  const clockView = (shop: ShopEngine) => ({ now: isoTimestamp(shop.clock.now()), frozen: shop.clock.frozen });
+  // What the engine does not hold of a shop: its journal entries (for the default shop, also those
+  // of requests that named no shop), rate window and scenarios.
+  const forget = (shopId: string, isDefault: boolean) => {
+    journal.clear(shopId, isDefault);
+    limiter.clear(shopId);
+    registry.resetShop(shopId);
+  };
   // Shops are generated again in slices (other requests are answered meanwhile); the rest is
   // cleared once they are done, so requests served during the reset are forgotten too.
-  const reset = async () => {
-    await engine.resetShopsInSlices();
-    engine.clock.reset();
+  const resetAll = async () => {
+    const shops = await engine.resetShopsInSlices();
     journal.clear();
     limiter.clear();
     registry.reset();
     await deps.onReset?.();
+    return shops;
+  };
+  const resetShop = async (shop: ShopEngine, isDefault: boolean) => {
+    // Deleted while it waited for another reset to end.
+    if (!(await engine.resetShopInSlices(shop.id))) throw invalidField("header", "X-Api-Key", NO_SUCH_SHOP);
+    forget(shop.id, isDefault);
+    await deps.onReset?.();
+    return 1;
   };
   // One reset at a time (each holds a second copy of the shop it is making): one asked for during
   // another runs after it.
-  let lastReset: Promise<void> = Promise.resolve();
+  let lastReset: Promise<unknown> = Promise.resolve();
 
   return createRouter()
     .openapi(routes.simHealth, (c) => {
@@ -77,10 +96,10 @@ export function createControlRouter(deps: ControlDeps) {
       return c.json({ status: "ok" as const, ...up }, 200);
     })
     .openapi(routes.simReset, async (c) => {
-      const mine = lastReset.then(reset);
+      const one = c.req.header("X-Api-Key") === undefined ? undefined : shopFor(c, engine);
+      const mine = lastReset.then(() => (one ? resetShop(one.shop, one.isDefault) : resetAll()));
       lastReset = mine.catch(() => undefined);
-      await mine;
-      return c.json({ reset: true as const, shops: engine.shops().length }, 200);
+      return c.json({ reset: true as const, shops: await mine }, 200);
     })
     .openapi(routes.simListScenarios, (c) => c.json({ scenarios: registry.list(shopFor(c, engine).shop.id) }, 200))
     .openapi(routes.simAddScenario, async (c) => {
@@ -133,18 +152,20 @@ export function createControlRouter(deps: ControlDeps) {
       journal.clear(shop.id, isDefault);
       return c.body(null, 204);
     })
-    .openapi(routes.simGetClock, (c) => c.json(clockView(), 200))
+    .openapi(routes.simGetClock, (c) => c.json(clockView(shopFor(c, engine).shop), 200))
     .openapi(routes.simSetClock, (c) => {
+      const { shop } = shopFor(c, engine);
+      const { clock } = shop;
       const body = c.req.valid("json");
       // Both checked before anything changes: a refused change leaves the clock as it was.
       const setTo = body.set === undefined ? undefined : Date.parse(body.set);
       if (setTo !== undefined && !inClockRange(setTo)) throw invalidField("body", "set", CLOCK_RANGE_RULE);
       const advanceMs = body.advanceSeconds === undefined ? undefined : Math.round(body.advanceSeconds * 1000);
-      if (advanceMs !== undefined && !inClockRange(engine.clock.now() + advanceMs)) throw invalidField("body", "advanceSeconds", CLOCK_RANGE_RULE);
-      if (setTo !== undefined) engine.clock.set(setTo);
-      if (advanceMs !== undefined) engine.clock.advance(advanceMs);
-      if (body.frozen !== undefined) engine.clock.freeze(body.frozen);
-      return c.json(clockView(), 200);
+      if (advanceMs !== undefined && !inClockRange(clock.now() + advanceMs)) throw invalidField("body", "advanceSeconds", CLOCK_RANGE_RULE);
+      if (setTo !== undefined) clock.set(setTo);
+      if (advanceMs !== undefined) clock.advance(advanceMs);
+      if (body.frozen !== undefined) clock.freeze(body.frozen);
+      return c.json(clockView(shop), 200);
     })
     .openapi(routes.simCreateShop, async (c) => {
       const body = c.req.valid("json");
@@ -169,6 +190,16 @@ export function createControlRouter(deps: ControlDeps) {
       return c.json(shopInfo(engine, shop), 201);
     })
     .openapi(routes.simListShops, (c) => c.json({ shops: engine.shops().map((s) => shopInfo(engine, s)) }, 200))
+    .openapi(routes.simDeleteShop, async (c) => {
+      const { apiKey } = c.req.valid("param");
+      const shop = engine.shopByApiKey(apiKey);
+      if (!shop) throw new DomainError("NOT_FOUND", `No shop has the API key ${apiKey} (see GET /__sim/shops)`);
+      if (shop === engine.defaultShop()) throw invalidField("path", "apiKey", DEFAULT_SHOP_STAYS);
+      engine.deleteShop(shop.id);
+      forget(shop.id, false);
+      await deps.onReset?.();
+      return c.body(null, 204);
+    })
     .openapi(routes.simCreateCustomer, (c) => {
       const { shop } = shopFor(c, engine);
       const body = c.req.valid("json");

@@ -59,10 +59,17 @@ export const simReset = controlRoute({
   method: "post",
   path: "/__sim/reset",
   operationId: "simReset",
-  summary: "Reset everything",
+  summary: "Reset everything, or one shop",
   description:
-    "Every shop back to its seeded state, journal and rate windows cleared, scenarios back to those loaded at start, clock back to real time. Shops are generated again in slices, so other requests are answered meanwhile; the answer comes once all are done.",
-  responses: { 200: json(z.object({ reset: z.literal(true), shops: z.int() }), "Reset done"), 500: bug },
+    "Without `X-Api-Key`: every shop back to its seeded state, journal and rate windows cleared, scenarios back to those loaded at start, every shop's clock back to real time. " +
+    "With `X-Api-Key`: that shop alone, and nothing of the others: its data back to its seed, its own scenarios removed and those loaded at start back with their counters at zero, its journal entries (for the default shop, also those of requests that named no shop), its rate windows and its clock back to real time. " +
+    "Shops are generated again in slices, so other requests are answered meanwhile; the answer comes once all are done.",
+  request: { headers: ShopKeyHeader },
+  responses: {
+    200: json(z.object({ reset: z.literal(true), shops: z.int().openapi({ description: "How many shops were reset (1 with `X-Api-Key`)" }) }), "Reset done"),
+    422: invalid,
+    500: bug,
+  },
 });
 
 export const simListScenarios = controlRoute({
@@ -70,7 +77,7 @@ export const simListScenarios = controlRoute({
   path: "/__sim/scenarios",
   operationId: "simListScenarios",
   summary: "List active scenarios",
-  description: "Scenarios that apply to the shop, in the order rules are tried, with hit counts and remaining `times`.",
+  description: "Scenarios that apply to the shop, in the order rules are tried, with the shop's own hit counts and remaining `times` (those loaded at start count per shop too).",
   request: { headers: ShopKeyHeader },
   responses: { 200: json(z.object({ scenarios: z.array(ScenarioSummarySchema) }), "Active scenarios"), 422: invalid, 500: bug },
 });
@@ -102,7 +109,7 @@ export const simDeleteScenario = controlRoute({
   path: "/__sim/scenarios/{name}",
   operationId: "simDeleteScenario",
   summary: "Remove a scenario",
-  description: "Removes the shop's scenario of that name (for the default shop, also one loaded at start).",
+  description: "Removes the shop's scenario of that name (for the default shop, also one loaded at start: for itself, until it is reset).",
   request: { headers: ShopKeyHeader, params: z.object({ name: z.string().openapi({ param: { name: "name", in: "path" } }) }) },
   responses: { 204: { description: "Removed" }, 404: controlError("`NOT_FOUND`: no such scenario"), 422: invalid, 500: bug },
 });
@@ -112,7 +119,7 @@ export const simClearScenarios = controlRoute({
   path: "/__sim/scenarios",
   operationId: "simClearScenarios",
   summary: "Remove all scenarios",
-  description: "Removes the shop's scenarios (for the default shop, also those loaded at start).",
+  description: "Removes the shop's scenarios (for the default shop, also those loaded at start: for itself, until it is reset).",
   request: { headers: ShopKeyHeader },
   responses: { 200: json(z.object({ removed: z.int() }), "How many were removed"), 422: invalid, 500: bug },
 });
@@ -141,18 +148,20 @@ export const simGetClock = controlRoute({
   method: "get",
   path: "/__sim/clock",
   operationId: "simGetClock",
-  summary: "Read the clock",
-  description: "The simulator's current time, which expiry, rate windows and earn-rule limits follow.",
-  responses: { 200: json(ClockSchema, "The clock"), 500: bug },
+  summary: "Read the shop's clock",
+  description:
+    "The shop's current time (each shop has a clock of its own, real time until moved), which its expiry, rate windows, scenario rate windows, earn-rule limits, timestamps and journal follow.",
+  request: { headers: ShopKeyHeader },
+  responses: { 200: json(ClockSchema, "The clock"), 422: invalid, 500: bug },
 });
 
 export const simSetClock = controlRoute({
   method: "post",
   path: "/__sim/clock",
   operationId: "simSetClock",
-  summary: "Move, set or freeze the clock",
-  description: "`advanceSeconds` moves it, `set` puts it at an instant, `frozen` stops or restarts it.",
-  request: { body: { required: true, content: { "application/json": { schema: ClockChangeSchema } } } },
+  summary: "Move, set or freeze the shop's clock",
+  description: "`advanceSeconds` moves it, `set` puts it at an instant, `frozen` stops or restarts it; no other shop's clock changes.",
+  request: { headers: ShopKeyHeader, body: { required: true, content: { "application/json": { schema: ClockChangeSchema } } } },
   responses: { 200: json(ClockSchema, "The clock after the change"), 422: invalid, 500: bug },
 });
 
@@ -174,6 +183,22 @@ export const simListShops = controlRoute({
   summary: "List shops",
   description: "Every shop of this simulator with its credentials.",
   responses: { 200: json(z.object({ shops: z.array(ShopInfoSchema) }), "The shops"), 500: bug },
+});
+
+export const simDeleteShop = controlRoute({
+  method: "delete",
+  path: "/__sim/shops/{apiKey}",
+  operationId: "simDeleteShop",
+  summary: "Delete a shop",
+  description:
+    "The shop and everything of it go: data, scenarios, journal entries, rate windows, clock (and from the `--data` file, which is flushed). Its id and API key are not given to another shop. The default shop cannot be deleted (422).",
+  request: { params: z.object({ apiKey: z.string().openapi({ param: { name: "apiKey", in: "path" }, description: "The shop's API key" }) }) },
+  responses: {
+    204: { description: "Deleted" },
+    404: controlError("`NOT_FOUND`: no shop has this API key"),
+    422: controlError("`VALIDATION_ERROR`: the default shop's key (it cannot be deleted)"),
+    500: bug,
+  },
 });
 
 export const simCreateCustomer = controlRoute({

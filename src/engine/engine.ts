@@ -1,7 +1,8 @@
 /**
- * All shops of one simulator, sharing one clock. A shop is created from a program, access
- * settings and a seed; its customers and their history are generated from that seed, so
- * re-creating a shop from its spec gives it back byte for byte (that is how reset works).
+ * All shops of one simulator. A shop is created from a program, access settings and a seed; its
+ * customers and their history are generated from that seed, so re-creating a shop from its spec
+ * gives it back byte for byte (that is how reset works). Each shop has a clock of its own, so a
+ * shop that moves its time moves no other's.
  * @module
  */
 import { generateShop, generateShopInSlices } from "../fixtures/generate.js";
@@ -21,17 +22,25 @@ export interface ShopSpec {
   referenceDate: number;
 }
 
+export interface EngineOptions {
+  /** Makes each shop's clock when the shop is created (default: real time). */
+  newClock?: () => SimClock;
+}
+
 export class Engine {
-  readonly clock: SimClock;
+  readonly #newClock: () => SimClock;
   readonly #shops = new Map<string, { spec: ShopSpec; shop: ShopEngine }>();
   readonly #byApiKey = new Map<string, ShopEngine>();
   /** Shops being generated (`createShop`): their ids are taken and their customers count already. */
   readonly #pending = new Map<string, ShopSpec>();
-  /** Bumped whenever a shop is added or replaced, so persistence sees resets. */
+  /** Ids of deleted shops, never given again: a request still running for one must not reach a new shop. */
+  readonly #retired = new Set<string>();
+  #defaultId: string | undefined;
+  /** Bumped whenever a shop is added, replaced or deleted, so persistence sees resets. */
   generation = 0;
 
-  constructor(options: { clock?: SimClock } = {}) {
-    this.clock = options.clock ?? new SimClock();
+  constructor(options: EngineOptions = {}) {
+    this.#newClock = options.newClock ?? (() => new SimClock());
   }
 
   /** Creates (or re-creates) a shop from its spec, with freshly generated seeded data. */
@@ -54,17 +63,22 @@ export class Engine {
     }
   }
 
-  /** Adds a shop whose data already exists (generated, with its indexes, or loaded from disk). */
+  /**
+   * Adds a shop whose data already exists (generated, with its indexes, or loaded from disk). A
+   * shop that replaces one of the same id (a reset) keeps its clock.
+   */
   attachShop(spec: ShopSpec, data: ShopData | ShopStore): ShopEngine {
     const existing = this.#byApiKey.get(spec.access.apiKey);
     if (existing && existing.id !== spec.id) {
       throw new Error(`API key ${spec.access.apiKey} is already used by shop ${existing.id}`);
     }
+    const clock = this.#shops.get(spec.id)?.shop.clock ?? this.#newClock();
     // Runtime draws (discount codes) continue from a stream of their own, seeded by the shop.
     const store = data instanceof ShopStore ? data : new ShopStore(data);
-    const shop = new ShopEngine(store, this.clock, seededRandom(spec.seed * 7919 + 17));
+    const shop = new ShopEngine(store, clock, seededRandom(spec.seed * 7919 + 17));
     this.#shops.set(spec.id, { spec, shop });
     this.#byApiKey.set(spec.access.apiKey, shop);
+    this.#defaultId ??= spec.id;
     this.generation++;
     return shop;
   }
@@ -85,24 +99,51 @@ export class Engine {
     return [...this.#shops.values()].map((s) => s.shop);
   }
 
-  /** The first shop created: the one control calls act on without an API key. */
+  /** The first shop created: the one control calls act on without an API key, and whose clock times requests of no shop. */
   defaultShop(): ShopEngine {
-    const first = this.#shops.values().next().value;
+    const first = this.#defaultId === undefined ? undefined : this.#shops.get(this.#defaultId);
     if (!first) throw new Error("the simulator has no shop");
     return first.shop;
   }
 
-  /** Every shop back to the data its spec generates. */
+  /** Every shop back to the data its spec generates, its clock back to real time. */
   resetShops(): void {
-    for (const { spec } of [...this.#shops.values()]) this.addShop(spec);
+    for (const { spec } of [...this.#shops.values()]) this.addShop(spec).clock.reset();
   }
 
   /**
    * As `resetShops`, generating in slices; each shop is replaced once its new data is ready, so the
-   * memory of only one shop is held twice at a time.
+   * memory of only one shop is held twice at a time. Answers how many shops were reset.
    */
-  async resetShopsInSlices(): Promise<void> {
-    for (const { spec } of [...this.#shops.values()]) this.attachShop(spec, await generateShopInSlices(spec));
+  async resetShopsInSlices(): Promise<number> {
+    let count = 0;
+    for (const { spec } of [...this.#shops.values()]) if (await this.resetShopInSlices(spec.id)) count++;
+    return count;
+  }
+
+  /**
+   * One shop back to the data its spec generates (in slices) and its clock back to real time.
+   * False when the shop is gone, or was deleted while its data was being made.
+   */
+  async resetShopInSlices(id: string): Promise<boolean> {
+    const spec = this.#shops.get(id)?.spec;
+    if (!spec) return false;
+    const data = await generateShopInSlices(spec);
+    if (this.#shops.get(id)?.spec !== spec) return false;
+    this.attachShop(spec, data).clock.reset();
+    return true;
+  }
+
+  /** Removes a shop and everything the engine holds of it; its id and API key are not given again. */
+  deleteShop(id: string): boolean {
+    const found = this.#shops.get(id);
+    if (!found) return false;
+    if (id === this.#defaultId) throw new Error("the default shop cannot be deleted");
+    this.#shops.delete(id);
+    this.#byApiKey.delete(found.spec.access.apiKey);
+    this.#retired.add(id);
+    this.generation++;
+    return true;
   }
 
   /** Shops, those being created included. */
@@ -118,10 +159,11 @@ export class Engine {
     return count;
   }
 
-  /** Next free shop id ("1" is the default shop). */
+  /** Next free shop id ("1" is the default shop); a deleted shop's id is not free. */
   nextShopId(): string {
     let n = this.#shops.size + 1;
-    while (this.#shops.has(String(n)) || this.#pending.has(String(n))) n++;
+    const taken = (id: string) => this.#shops.has(id) || this.#pending.has(id) || this.#retired.has(id);
+    while (taken(String(n))) n++;
     return String(n);
   }
 }

@@ -1,11 +1,11 @@
 /**
- * One shop's loyalty engine: every operation of the API as a method, over the shop's store, the
- * shared clock and the shop's seeded random source. No HTTP here.
+ * One shop's loyalty engine: every operation of the API as a method, over the shop's store, its
+ * clock and its seeded random source. No HTTP here.
  * @module
  */
 import type { ShopStore } from "../store/shop-store.js";
 import type { ShopAccess } from "../store/types.js";
-import type { Clock } from "./clock.js";
+import type { SimClock } from "./clock.js";
 import type { EngineContext, ProgramId } from "./context.js";
 import * as catalog from "./catalog.js";
 import * as customers from "./customers.js";
@@ -20,7 +20,12 @@ export class ShopEngine {
 
   readonly #random: ReplayableRandom;
 
-  constructor(store: ShopStore, clock: Clock, random: RandomSource) {
+  constructor(
+    store: ShopStore,
+    /** The shop's own time: moving it moves no other shop's. */
+    readonly clock: SimClock,
+    random: RandomSource,
+  ) {
     this.#random = new ReplayableRandom(random);
     this.ctx = { store, clock, random: this.#random };
   }

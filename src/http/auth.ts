@@ -3,9 +3,10 @@
  * the shop may use the API at all.
  * @module
  */
-import type { Clock } from "../engine/clock.js";
+import type { Context } from "hono";
 import type { Engine } from "../engine/engine.js";
 import { DomainError } from "../engine/errors.js";
+import type { AppEnv } from "./env.js";
 import type { Gate } from "./gateway.js";
 import { setHeader } from "./respond.js";
 import { sendError } from "./errors.js";
@@ -16,17 +17,14 @@ import { requestHeader } from "./request-headers.js";
 const HOUR_MS = 3_600_000;
 
 /**
- * Fixed one-hour windows per shop, opened by the shop's first request and timed by the engine's
- * clock (so moving the clock reopens them).
+ * Fixed one-hour windows per shop, opened by the shop's first request and timed by the shop's
+ * clock (so moving it reopens them).
  */
 export class RateLimiter {
   readonly #windows = new Map<string, { start: number; count: number }>();
 
-  constructor(private readonly clock: Clock) {}
-
-  /** Counts one request; says whether it is within the quota and what is left. */
-  hit(shopId: string, limit: number): { allowed: boolean; remaining: number; retryAfterSeconds: number } {
-    const now = this.clock.now();
+  /** Counts one request at `now` (the shop's clock); says whether it is within the quota and what is left. */
+  hit(shopId: string, limit: number, now: number): { allowed: boolean; remaining: number; retryAfterSeconds: number } {
     let window = this.#windows.get(shopId);
     if (!window || now >= window.start + HOUR_MS || now < window.start) {
       window = { start: now, count: 0 };
@@ -41,22 +39,36 @@ export class RateLimiter {
     };
   }
 
-  clear(): void {
-    this.#windows.clear();
+  /** Forgets every window, or one shop's. */
+  clear(shopId?: string): void {
+    if (shopId === undefined) this.#windows.clear();
+    else this.#windows.delete(shopId);
   }
 }
 
-/** Credentials, quota, API access and plan, in the order production checks them. */
-export function checkCredentials(engine: Engine, limiter: RateLimiter): Gate {
-  return (c) => {
-    const shop = engine.shopByApiKey(requestHeader(c, "x-api-key") ?? "");
-    if (!shop || shop.access.apiSecret !== requestHeader(c, "x-api-secret")) {
-      return sendError(c, new DomainError("UNAUTHORIZED"));
-    }
+/**
+ * Notes the shop both credential headers name (`c.get("shop")`), and times the request by its
+ * clock, or by the default shop's when they name none: every request, so that an error answered
+ * before the API's checks, and the journal, already read the right time.
+ */
+export function identifyShop(engine: Engine, c: Context<AppEnv>): void {
+  const shop = engine.shopByApiKey(requestHeader(c, "x-api-key") ?? "");
+  if (shop && shop.access.apiSecret === requestHeader(c, "x-api-secret")) {
     c.set("shop", shop);
+    c.set("clock", shop.clock);
+  } else {
+    c.set("clock", engine.defaultShop().clock);
+  }
+}
+
+/** Credentials (as `identifyShop` found them), quota, API access and plan, in the order production checks them. */
+export function checkCredentials(limiter: RateLimiter): Gate {
+  return (c) => {
+    const shop = c.get("shop");
+    if (!shop) return sendError(c, new DomainError("UNAUTHORIZED"));
     const limit = shop.access.rateLimit;
     if (limit !== null) {
-      const verdict = limiter.hit(shop.id, limit);
+      const verdict = limiter.hit(shop.id, limit, shop.clock.now());
       setHeader(c, "X-RateLimit-Limit", String(limit));
       setHeader(c, "X-RateLimit-Remaining", String(verdict.remaining));
       if (!verdict.allowed) {

@@ -4,7 +4,6 @@
  * @module
  */
 import type { Context } from "hono";
-import type { Engine } from "../engine/engine.js";
 import type { Journal, JournalRecord } from "../journal.js";
 import { customerIdOf, type OperationRef } from "../scenarios/operations.js";
 import { bodyText } from "./request-body.js";
@@ -23,7 +22,7 @@ export interface RequestLogLine {
   requestId: string | null;
 }
 
-/** When a request arrived: by the wall (its duration) and by the engine's clock (the journal). */
+/** When a request arrived: by the wall (its duration) and by its shop's clock (the journal). */
 export interface Arrival {
   started: number;
   at: number;
@@ -31,7 +30,6 @@ export interface Arrival {
 
 export class RequestRecorder {
   constructor(
-    private readonly engine: Engine,
     private readonly journal: Journal,
     private readonly onRequest?: (line: RequestLogLine) => void,
   ) {}
@@ -39,7 +37,7 @@ export class RequestRecorder {
   /** Names the request's operation (`c.get("operation")`; none for a path no route has) and notes its arrival. */
   begin(c: Context<AppEnv>, operation: OperationRef | undefined): Arrival {
     if (operation) c.set("operation", operation);
-    return { started: performance.now(), at: this.engine.clock.now() };
+    return { started: performance.now(), at: c.get("clock").now() };
   }
 
   /** Logs and journals the request once `c.res` (or a fault) has answered it. */

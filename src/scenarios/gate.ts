@@ -101,7 +101,7 @@ async function apply(
   why: string,
   registry: ScenarioRegistry,
 ): Promise<Response | undefined> {
-  if (respond.delayMs !== undefined) await sleep(registry.drawDelay(respond.delayMs), c.req.raw.signal);
+  if (respond.delayMs !== undefined) await sleep(registry.drawDelay(respond.delayMs, c.get("shop").id), c.req.raw.signal);
   if (respond.error !== undefined) return forcedError(c, respond.error, respond.message, why);
   if (respond.status !== undefined) {
     const headers = { ...respond.headers };
@@ -127,7 +127,7 @@ async function apply(
 export function applyScenarios(deps: ScenarioDeps): Gate {
   const { registry, latency } = deps;
   const decide = async (c: Context<AppEnv>): Promise<Response | undefined> => {
-    if (latency !== undefined) await sleep(registry.drawDelay(latency), c.req.raw.signal);
+    if (latency !== undefined) await sleep(registry.drawDelay(latency, c.get("shop").id), c.req.raw.signal);
     const preferred = parsePrefer(requestHeader(c, "prefer"));
     if (preferred) return apply(c, preferred, undefined, "forced by the Prefer header", registry);
     const shopId = c.get("shop").id;

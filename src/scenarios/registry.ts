@@ -1,7 +1,9 @@
 /**
- * The active scenarios and their counters. For each API request, the first active rule that
- * matches decides its answer. Scenarios added through the control API belong to one shop and come
- * first, newest first (like msw's `server.use`); scenarios loaded at start apply to every shop.
+ * The active scenarios and their counters, per shop. For each API request, the first active rule
+ * of its shop that matches decides its answer. Scenarios added through the control API belong to
+ * one shop and come first, newest first (like msw's `server.use`); scenarios loaded at start apply
+ * to every shop, each shop with counters, rate windows and random draws of its own, so no shop's
+ * requests change what another's get.
  * @module
  */
 import { seededRandom, type RandomSource } from "../engine/random.js";
@@ -17,7 +19,7 @@ export interface RequestFacts {
   path: string;
   customerId?: string;
   apiKey?: string;
-  shopId?: string;
+  shopId: string;
   header(name: string): string | undefined;
   query: Record<string, string>;
   /** The parsed JSON body; only read when a rule matches on the body (see `wantsBody`). */
@@ -40,6 +42,13 @@ interface Active {
   /** Owning shop id, or null for scenarios loaded at start (every shop). */
   owner: string | null;
   rules: RuleState[];
+}
+
+/** One shop's scenarios: its own (newest first), then its copies of those loaded at start. */
+interface ShopScenarios {
+  active: Active[];
+  /** Probabilities and delay ranges: the same seeded stream in every shop. */
+  random: RandomSource;
 }
 
 export interface Decision {
@@ -92,22 +101,33 @@ function matches(state: RuleState, facts: RequestFacts): boolean {
 }
 
 export class ScenarioRegistry {
-  #active: Active[] = [];
-  #random: RandomSource;
+  /** Made on a shop's first use: a shop never seen has the start-up scenarios, counters at zero. */
+  readonly #shops = new Map<string, ShopScenarios>();
 
   constructor(
     private readonly initial: Scenario[],
-    private readonly clock: Clock,
+    /** The clock of a shop, which times its rules' rate windows. */
+    private readonly clockOf: (shopId: string) => Clock,
     private readonly seed: number,
-  ) {
-    this.#random = seededRandom(seed);
-    this.reset();
+  ) {}
+
+  /** Every shop back to the scenarios loaded at start, counters and random draws from the beginning. */
+  reset(): void {
+    this.#shops.clear();
   }
 
-  /** Back to the scenarios loaded at start, counters and random draws from the beginning. */
-  reset(): void {
-    this.#random = seededRandom(this.seed);
-    this.#active = this.initial.map((s) => this.#activate(s, null));
+  /** One shop back to the scenarios loaded at start (its own removed), counters and draws from the beginning. */
+  resetShop(shopId: string): void {
+    this.#shops.delete(shopId);
+  }
+
+  #of(shopId: string): ShopScenarios {
+    let found = this.#shops.get(shopId);
+    if (!found) {
+      found = { active: this.initial.map((s) => this.#activate(s, null)), random: seededRandom(this.seed) };
+      this.#shops.set(shopId, found);
+    }
+    return found;
   }
 
   #activate(scenario: Scenario, owner: string | null): Active {
@@ -127,38 +147,38 @@ export class ScenarioRegistry {
   /** Adds a shop's scenario, replacing one of the same name. */
   add(scenario: Scenario, owner: string): void {
     this.remove(scenario.name, owner);
-    this.#active.unshift(this.#activate(scenario, owner));
+    this.#of(owner).active.unshift(this.#activate(scenario, owner));
   }
 
-  /** Removes the shop's scenario of that name (the default shop also removes start-up ones). */
+  /** Removes the shop's scenario of that name (the default shop also removes start-up ones, for itself). */
   remove(name: string, owner: string, isDefaultShop = false): boolean {
-    const before = this.#active.length;
-    this.#active = this.#active.filter((a) => !(a.scenario.name === name && (a.owner === owner || (isDefaultShop && a.owner === null))));
-    return this.#active.length < before;
+    return this.#removeWhere(owner, (a) => a.scenario.name === name && (a.owner === owner || isDefaultShop)) > 0;
   }
 
   clear(owner: string, isDefaultShop = false): number {
-    const before = this.#active.length;
-    this.#active = this.#active.filter((a) => !(a.owner === owner || (isDefaultShop && a.owner === null)));
-    return before - this.#active.length;
+    return this.#removeWhere(owner, (a) => a.owner === owner || isDefaultShop);
+  }
+
+  #removeWhere(shopId: string, removed: (active: Active) => boolean): number {
+    const shop = this.#of(shopId);
+    const before = shop.active.length;
+    shop.active = shop.active.filter((a) => !removed(a));
+    return before - shop.active.length;
   }
 
   /** Whether any scenario applies to the shop at all: the common case is none, and then a request pays nothing. */
   hasScenarios(shopId: string): boolean {
-    return this.#active.some((a) => a.owner === null || a.owner === shopId);
+    const shop = this.#shops.get(shopId);
+    return shop === undefined ? this.initial.length > 0 : shop.active.length > 0;
   }
 
   /** Whether a rule of the shop matches on the body, which is only then read and parsed. */
   wantsBody(shopId: string): boolean {
-    return this.#visible(shopId).some((a) => a.rules.some((r) => r.rule.match.body !== undefined));
-  }
-
-  #visible(shopId: string | undefined): Active[] {
-    return this.#active.filter((a) => a.owner === null || a.owner === shopId);
+    return this.#of(shopId).active.some((a) => a.rules.some((r) => r.rule.match.body !== undefined));
   }
 
   list(shopId: string): ScenarioSummary[] {
-    return this.#visible(shopId).map((a) => ({
+    return this.#of(shopId).active.map((a) => ({
       name: a.scenario.name,
       ...(a.scenario.description !== undefined && { description: a.scenario.description }),
       owner: a.owner === null ? "all shops" : "this shop",
@@ -180,29 +200,29 @@ export class ScenarioRegistry {
 
   /** The first active rule that matches and applies, with its counters moved. */
   decide(facts: RequestFacts): Decision | undefined {
-    for (const active of this.#visible(facts.shopId)) {
+    const shop = this.#of(facts.shopId);
+    for (const active of shop.active) {
       for (const state of active.rules) {
         const { rule } = state;
         if (rule.times !== undefined && state.hits >= rule.times) continue;
         if (!matches(state, facts)) continue;
         state.matches++;
         if (rule.after !== undefined && state.matches <= rule.after) continue;
-        if (rule.probability !== undefined && !(this.#random.next() < rule.probability)) continue;
+        if (rule.probability !== undefined && !(shop.random.next() < rule.probability)) continue;
         state.hits++;
         return {
           scenario: active.scenario.name,
           rule: state.index,
           ...(rule.name !== undefined && { ruleName: rule.name }),
           respond: rule.respond,
-          ...(rule.respond.rateLimit && { limit: this.#window(state, rule.respond.rateLimit) }),
+          ...(rule.respond.rateLimit && { limit: this.#window(state, rule.respond.rateLimit, this.clockOf(facts.shopId).now()) }),
         };
       }
     }
     return undefined;
   }
 
-  #window(state: RuleState, config: { limit: number; windowSeconds: number }) {
-    const now = this.clock.now();
+  #window(state: RuleState, config: { limit: number; windowSeconds: number }, now: number) {
     const length = config.windowSeconds * 1000;
     if (!state.window || now >= state.window.start + length || now < state.window.start) state.window = { start: now, count: 0 };
     const allowed = state.window.count < config.limit;
@@ -215,9 +235,9 @@ export class ScenarioRegistry {
     };
   }
 
-  /** A delay in ms: a number, or drawn from [min, max]. */
-  drawDelay(delay: number | [number, number]): number {
+  /** A delay in ms: a number, or drawn from [min, max] by the shop's random stream. */
+  drawDelay(delay: number | [number, number], shopId: string): number {
     if (typeof delay === "number") return delay;
-    return delay[0] + Math.floor(this.#random.next() * (delay[1] - delay[0] + 1));
+    return delay[0] + Math.floor(this.#of(shopId).random.next() * (delay[1] - delay[0] + 1));
   }
 }

@@ -35,7 +35,7 @@ describe("determinism", () => {
   });
 
   it("the simulator's default is 50 customers", () => {
-    const { shop } = buildSimulator(parseConfig({}), { clock: fixedClock(NOW) });
+    const { shop } = buildSimulator(parseConfig({}), { newClock: () => fixedClock(NOW) });
     expect(shop.store.data.customers).toHaveLength(50);
     expect(JSON.stringify(shop.store.data)).toBe(JSON.stringify(data(1)));
   });

@@ -54,14 +54,15 @@ describe("a delayMs range draws over the whole range", () => {
   });
 
   it("drawDelay, seed 42: the exact draws from [100, 20000], both ends reachable, the range reset with the registry", () => {
-    const registry = new ScenarioRegistry([], fixedClock(NOW), 42);
-    const draws = Array.from({ length: 2000 }, () => registry.drawDelay([100, 20_000]));
+    const clock = fixedClock(NOW);
+    const registry = new ScenarioRegistry([], () => clock, 42);
+    const draws = Array.from({ length: 2000 }, () => registry.drawDelay([100, 20_000], "1"));
     expect(draws.slice(0, 8)).toEqual([7553, 19020, 14667, 12013, 3204, 3204, 1255, 17337]);
     expect([Math.min(...draws), Math.max(...draws)]).toEqual([164, 19_995]);
-    const small = Array.from({ length: 400 }, () => registry.drawDelay([5, 6]));
+    const small = Array.from({ length: 400 }, () => registry.drawDelay([5, 6], "1"));
     expect([small.filter((d) => d === 5).length, small.filter((d) => d === 6).length]).toEqual([197, 203]);
     registry.reset();
-    expect(registry.drawDelay([100, 20_000])).toBe(7553);
-    expect(registry.drawDelay(250)).toBe(250);
+    expect(registry.drawDelay([100, 20_000], "1")).toBe(7553);
+    expect(registry.drawDelay(250, "1")).toBe(250);
   });
 });

@@ -2,24 +2,31 @@
  * Shop isolation, property-based: random sequences of API and control calls, each made with one
  * shop's credentials but naming customers, codes, activities, cursors and emails drawn from every
  * shop. Shops 1 and 2 share a seed, so their customer ids collide (and code and activity ids
- * collide in every shop): a colliding id must resolve to the caller's own record.
+ * collide in every shop): a colliding id must resolve to the caller's own record. Control calls
+ * move the caller's clock, add, remove and clear its scenarios, clear its journal and reset it; a
+ * scenario loaded at start (a rule with `after` and `times`, a rate window, a coin toss) applies to
+ * every shop.
  *
- * The oracle is a twin per shop: a separate single-shop simulator with the same seed that gets
- * only that shop's calls. Every answer must equal the caller's twin's (status, body, quota left),
- * after every call each shop's data must equal its twin's and the other shops must be
- * byte-identical to what they were. Beyond the twin: an id the caller's shop lacks is the exact
- * 404 (or 422 for a cursor), a wrong secret is 401, answers name only the caller's own records,
- * each shop's request journal is its own and clearing it leaves the others', ledgers balance.
- * (Per-shop scenarios are covered in control.test.ts and scenarios/rules.test.ts.)
+ * The oracle is a twin per shop: the same shop in a simulator of its own (shop 1's alone; the
+ * others' beside an unused default shop, so that they are not the default shop there either) that
+ * gets only that shop's calls. Every answer must equal the caller's twin's (status, body with its
+ * timestamp, quota left), and after every call the caller's data must equal its twin's and every
+ * other shop must be byte-identical to what it was: data, clock, scenarios, journal. Beyond the
+ * twin: an id the caller's shop lacks is the exact 404 (or 422 for a cursor), a wrong secret is
+ * 401 timed by the default shop's clock, answers name only the caller's own records, each shop's
+ * request journal is its own and clearing it leaves the others', ledgers balance, and deleting a
+ * shop at the end leaves every other one as it was.
  *
  * FC_SEED=<n> replays a run (fast-check prints the seed and path of a failure).
  */
 import fc from "fast-check";
 import { expect, it } from "vitest";
-import { encodeCursor } from "../../src/engine/pagination.js";
+import { isoTimestamp } from "../../src/engine/clock.js";
 import type { ShopEngine } from "../../src/engine/shop-engine.js";
+import { parseScenario } from "../../src/scenarios/load.js";
 import type { ShopStore } from "../../src/store/shop-store.js";
-import { AUTH, NOW_ISO, createTestSim, type CallResult, type TestSim } from "../support/sim.js";
+import { AUTH, createTestSim, type CallResult, type TestSim } from "../support/sim.js";
+import { drawArb, idsFor, OPS, type Draw, type Req, type Returns } from "./isolation-commands.js";
 
 /** Shop 1 is the default shop; shop 2 has its seed (its first 6 customers have shop 1's ids); shop 3 has other ids. */
 const SHOPS = [
@@ -27,183 +34,79 @@ const SHOPS = [
   { seed: 7, customers: 9 },
   { seed: 8, customers: 4 },
 ];
-const REWARD_IDS = [101, 102, 103, 104, 105, 106, 107, 108, 109];
 
-interface Tenant {
-  shop: ShopEngine;
+/** Loaded at start, so every shop has it, with counters, a window and draws of its own. */
+const BOOT = parseScenario(
+  {
+    name: "boot",
+    rules: [
+      { name: "second and third tiers", match: { operation: "listTiers" }, after: 1, times: 2, respond: { error: "RATE_LIMITED" } },
+      { name: "shop window", match: { operation: "getShop" }, respond: { rateLimit: { limit: 2, windowSeconds: 600 } } },
+      { name: "coin", match: { operation: "listBeacons" }, probability: 0.5, respond: { error: "RATE_LIMITED" } },
+    ],
+  },
+  "isolation",
+);
+
+/** A shop of a simulator, and the headers of its calls. */
+interface Place {
+  sim: TestSim;
+  id: string;
   headers: Record<string, string>;
-  /** The same shop alone in a simulator of its own. */
-  twin: TestSim;
+}
+
+interface Tenant extends Place {
+  /** The same shop in a simulator of its own. */
+  twin: Place;
+}
+
+const shopOf = (p: Place): ShopEngine => p.sim.engine.shop(p.id)!;
+
+async function createShop(sim: TestSim, options: object): Promise<Place> {
+  const made = (await sim.call("POST", "/__sim/shops", { body: options })).body;
+  return { sim, id: made.id, headers: { "X-Api-Key": made.apiKey, "X-Api-Secret": made.apiSecret } };
 }
 
 /** The simulator under test with its three shops; in each, every active customer got 30 stamps and a code. */
 async function world(): Promise<{ sim: TestSim; tenants: Tenant[] }> {
-  const sim = createTestSim(SHOPS[0]);
-  const tenants: Tenant[] = [{ shop: sim.shop, headers: AUTH, twin: createTestSim(SHOPS[0]) }];
+  const sim = createTestSim({ ...SHOPS[0], scenarios: [BOOT] });
+  const alone = createTestSim({ ...SHOPS[0], scenarios: [BOOT] });
+  const tenants: Tenant[] = [{ sim, id: "1", headers: AUTH, twin: { sim: alone, id: "1", headers: AUTH } }];
   for (const options of SHOPS.slice(1)) {
-    const made = (await sim.call("POST", "/__sim/shops", { body: options })).body;
-    const headers = { "X-Api-Key": made.apiKey, "X-Api-Secret": made.apiSecret };
-    tenants.push({ shop: sim.engine.shop(made.id)!, headers, twin: createTestSim(options) });
+    const twin = await createShop(createTestSim({ customers: 0, scenarios: [BOOT] }), options);
+    tenants.push({ ...(await createShop(sim, options)), twin });
   }
-  for (const { shop, twin } of tenants) {
-    const holders = shop.store.data.customers.filter((c) => !c.excluded && c.mergedIntoCustomerId === undefined);
+  for (const tenant of tenants) {
+    const holders = shopOf(tenant).store.data.customers.filter((c) => !c.excluded && c.mergedIntoCustomerId === undefined);
     // Reversed in shop 2: code ids then collide across shops 1 and 2 and name another customer.
-    if (shop.id === "2") holders.reverse();
-    for (const engine of [shop, twin.shop]) {
+    if (tenant.id === "2") holders.reverse();
+    for (const engine of [shopOf(tenant), shopOf(tenant.twin)]) {
       for (const { id } of holders) {
         engine.awardStamps(id, { stamps: 30 });
         engine.grantReward(id, 101);
       }
     }
-    expect(stateOf(shop)).toBe(stateOf(twin.shop));
+    expect(stateOf(shopOf(tenant))).toBe(stateOf(shopOf(tenant.twin)));
   }
   return { sim, tenants };
 }
 
-/** A shop's data as its twin must hold it too (the twin is shop "1" with the default credentials). */
+/** A shop's data as its twin must hold it too (ids and credentials aside). */
 const stateOf = (shop: ShopEngine) => JSON.stringify({ ...shop.store.data, id: undefined, access: undefined });
 
-// Commands ------------------------------------------------------------------------------------
-
-/** What fast-check draws for one call: the calling shop, the operation, and indexes into the ids of all shops. */
-interface Draw {
-  shop: number;
-  op: OpName;
-  /** The customer: the `who`-th of shop `whose` (the caller's own, or one of another shop, whose id may collide). */
-  whose: number;
-  who: number;
-  other: number;
-  n: number;
-  flag: boolean;
-  /** Codes and activities of the chosen customer id (in any shop) rather than of anyone. */
-  near: boolean;
-  wrongSecret: boolean;
-}
-
-/** The ids a call names, drawn from the union over all shops at the time of the call. */
-interface Ids {
-  customer: string;
-  other: string;
-  code: number;
-  activity: number;
-  email: string;
-  n: number;
-  flag: boolean;
-}
-
-/** What the caller's own records are in an answer. */
-type Returns = "customer" | "stamps" | "activities" | "codes" | "issued";
-
-interface Req {
-  method: string;
-  path: string;
-  body?: unknown;
-  /** A /__sim call: the shop is chosen by X-Api-Key alone. */
-  control?: boolean;
-  /** Must name the caller's own records, else the exact refusal. */
-  customer?: string;
-  into?: string;
-  code?: number;
-  afterCustomer?: string;
-  afterActivity?: number;
-  /** A synced customer's id: taken only if the caller's shop already has it. */
-  newCustomer?: string;
-  returns?: Returns;
-}
-
-const onCustomer = (x: Ids, method: string, sub: string, body: unknown, returns?: Returns): Req => ({
-  method,
-  path: `/customers/${x.customer}${sub}`,
-  body,
-  customer: x.customer,
-  ...(returns && { returns }),
-});
-const onCode = (x: Ids, action: string): Req => ({ ...onCustomer(x, "POST", `/reward-codes/${x.code}/${action}`, undefined, "codes"), code: x.code });
-const read = (path: string): Req => ({ method: "GET", path });
-
-/** Every API operation (21) and the two control calls that act on one shop's customers. */
-const OPS = {
-  listCustomers: (x: Ids): Req =>
-    x.flag
-      ? { ...read(`/customers?limit=100&email=${encodeURIComponent(x.email)}`), returns: "customer" }
-      : { ...read(`/customers?limit=3&after=${encodeCursor(x.customer)}`), afterCustomer: x.customer, returns: "customer" },
-  getCustomer: (x: Ids) => onCustomer(x, "GET", "", undefined, "customer"),
-  updateCustomer: (x: Ids) =>
-    onCustomer(x, "PATCH", "", x.n % 8 === 0 ? { excluded: x.flag } : { birthday_month: 1 + (x.n % 12), birthday_day: 1 + (x.n % 28) }, "customer"),
-  setCustomerTier: (x: Ids) => onCustomer(x, "POST", "/tier", { tier_id: 1 + (x.n % 4), trigger_rewards: x.flag }, "customer"),
-  awardStamps: (x: Ids) => onCustomer(x, "POST", "/stamps/award", { stamps: 1 + (x.n % 40) }, "stamps"),
-  adjustStamps: (x: Ids) => onCustomer(x, "POST", "/stamps/adjust", { stamps: (x.flag ? 1 : -1) * (1 + (x.n % 20)) }, "stamps"),
-  processEarnRule: (x: Ids) => onCustomer(x, "POST", "/activities", { earn_rule_id: 201 + (x.n % 7) }, "stamps"),
-  listActivities: (x: Ids): Req => ({
-    ...onCustomer(x, "GET", `/activities?limit=5${x.flag ? `&after=${encodeCursor(String(x.activity))}` : ""}`, undefined, "activities"),
-    ...(x.flag && { afterActivity: x.activity }),
-  }),
-  redeemReward: (x: Ids) => onCustomer(x, "POST", "/redemptions", { reward_product_id: REWARD_IDS[x.n % 9], variable_amount: 1 + (x.n % 20) }, "issued"),
-  grantReward: (x: Ids) => onCustomer(x, "POST", "/reward-grants", { reward_product_id: REWARD_IDS[x.n % 9] }, "issued"),
-  listRewardCodes: (x: Ids) => onCustomer(x, "GET", `/reward-codes?available=${x.flag}`, undefined, "codes"),
-  useRewardCode: (x: Ids) => onCode(x, "use"),
-  voidRewardCode: (x: Ids) => onCode(x, "void"),
-  listRewards: () => read("/rewards"),
-  getReward: (x: Ids) => read(`/rewards/${101 + (x.n % 10)}`),
-  listTiers: () => read("/tiers"),
-  getTier: (x: Ids) => read(`/tiers/${1 + (x.n % 5)}`),
-  listEarnRules: () => read("/earn-rules"),
-  getEarnRule: (x: Ids) => read(`/earn-rules/${201 + (x.n % 8)}`),
-  getShop: () => read("/shop"),
-  listBeacons: () => read("/beacons"),
-  syncCustomer: (x: Ids): Req => {
-    const id = x.flag ? x.customer : String(4242 + (x.n % 2));
-    const body = { id, firstName: "Iso", lastName: "Lated", email: "iso@example.com", stampBalance: x.n % 30 };
-    return { method: "POST", path: "/__sim/customers", body, control: true, newCustomer: id, returns: "customer" };
-  },
-  mergeCustomer: (x: Ids): Req => ({
-    method: "POST", path: `/__sim/customers/${x.customer}/merge`, body: { into: x.other }, control: true, customer: x.customer, into: x.other, returns: "customer",
-  }),
-};
-type OpName = keyof typeof OPS;
-
-/** Calls on a customer and on codes are the interesting ones; program reads and merges are rarer. */
-const WEIGHTS: Partial<Record<OpName, number>> = { useRewardCode: 6, voidRewardCode: 6, redeemReward: 4, grantReward: 4, getCustomer: 4, listActivities: 4 };
-const RARE: OpName[] = ["listRewards", "getReward", "listTiers", "getTier", "listEarnRules", "getEarnRule", "getShop", "listBeacons", "mergeCustomer"];
-const opArb = fc.oneof(...(Object.keys(OPS) as OpName[]).map((op) => ({ arbitrary: fc.constant(op), weight: WEIGHTS[op] ?? (RARE.includes(op) ? 1 : 3) })));
-const drawArb: fc.Arbitrary<Draw> = fc.record({
-  shop: fc.nat(2),
-  op: opArb,
-  whose: fc.nat(2),
-  who: fc.nat(),
-  other: fc.nat(),
-  n: fc.nat(1000),
-  flag: fc.boolean(),
-  near: fc.boolean(),
-  wrongSecret: fc.nat(24).map((k) => k === 24),
-});
-
-const union = <T>(lists: T[][]): T[] => [...new Set(lists.flat())].sort();
-const nth = <T>(list: T[], i: number): T | undefined => list[i % Math.max(1, list.length)];
-
-function idsFor(draw: Draw, stores: ShopStore[]): Ids {
-  const everyone = union(stores.map((s) => s.data.customers.map((c) => c.id)));
-  const customer = nth(stores[draw.whose]!.data.customers, draw.who)!.id;
-  const codes = union(stores.map((s) => (draw.near ? s.codesOf(customer) : s.data.codes).map((c) => c.id)));
-  const activities = union(stores.map((s) => (draw.near ? s.activitiesOf(customer) : s.data.activities).map((a) => a.id)));
-  const emails = union(stores.map((s) => s.data.customers.map((c) => c.email)));
-  return {
-    customer,
-    other: nth(everyone, draw.other)!,
-    code: nth(codes, draw.other) ?? 100_001,
-    activity: nth(activities, draw.other) ?? 1,
-    email: nth(emails, draw.other)!,
-    n: draw.n,
-    flag: draw.flag,
-  };
+/** Everything the simulator holds of one shop: data, clock, scenarios with their counters, journal entries. */
+function footprint(p: Place): string {
+  const shop = shopOf(p);
+  const { registry, journal } = p.sim;
+  return JSON.stringify({ data: shop.store.data, now: shop.clock.now(), frozen: shop.clock.frozen, scenarios: registry.list(p.id), journal: journal.list({ shopId: p.id }) });
 }
 
 // Oracles -------------------------------------------------------------------------------------
 
+/** An error envelope but its timestamp, which is the caller's clock's (see `step`). */
 const errorBody = (status: number, code: string, message: string, details?: { in: string; path: string; message: string }[]) => ({
   success: false,
   error: { message, code, statusCode: status, ...(details && { details }) },
-  timestamp: NOW_ISO,
 });
 const invalid = (where: string, path: string, message: string) =>
   errorBody(422, "VALIDATION_ERROR", "Request validation failed", [{ in: where, path, message }]);
@@ -264,6 +167,10 @@ function noteCase(req: Req, status: number, expected: Refusal | undefined, calle
     else if (req.newCustomer !== undefined && elsewhere(req.newCustomer)) tally("sync of an id another shop has");
     else if (req.method !== "GET" && elsewhere(req.customer)) tally("change to a customer id other shops also have");
   }
+  if (status === 429 && ["/tiers", "/shop", "/beacons"].includes(req.path)) tally("429 from a scenario rule");
+  if (req.control && req.method === "POST" && status < 300 && req.path === "/__sim/clock") tally("the caller's clock moved");
+  if (req.control && status < 300 && req.path === "/__sim/reset") tally("the caller reset alone");
+  if (req.control && status === 201 && req.path === "/__sim/scenarios") tally("a scenario of the caller's own");
 }
 
 const answer = (res: CallResult) => ({ status: res.status, body: res.body, remaining: res.headers.get("X-RateLimit-Remaining") });
@@ -273,56 +180,69 @@ const answer = (res: CallResult) => ({ status: res.status, body: res.body, remai
 /** One call through the simulator and through the caller's twin, with every per-call check. */
 async function step(sim: TestSim, tenants: Tenant[], draw: Draw, label: string): Promise<void> {
   const caller = tenants[draw.shop]!;
-  const stores = tenants.map((t) => t.shop.store);
+  const stores = tenants.map((t) => shopOf(t).store);
   const others = tenants.filter((t) => t !== caller);
   const req = OPS[draw.op](idsFor(draw, stores));
-  const where = `${label}: shop ${caller.shop.id} ${req.method} ${req.path} ${JSON.stringify(req.body ?? "")}`;
+  const where = `${label}: shop ${caller.id} ${req.method} ${req.path} ${JSON.stringify(req.body ?? "")}`;
   const wrongSecret = draw.wrongSecret && !req.control; // control calls take a key, no secret
-  // A secret of the next shop: no shop at all, so the default shop's twin answers (and journals) it too.
+  // A secret of the next shop: no shop at all, so the default shop's twin answers (and journals) it
+  // too, and the default shop's clock times it.
   const headers = wrongSecret ? { ...caller.headers, "X-Api-Secret": tenants[(draw.shop + 1) % 3]!.headers["X-Api-Secret"]! } : caller.headers;
   const twin = wrongSecret ? tenants[0]!.twin : caller.twin;
-  const expected = wrongSecret ? refusal("401 for a key with another shop's secret", 401, errorBody(401, "UNAUTHORIZED", "Invalid API credentials")) : refusalFor(req, caller.shop.store);
-  const before = others.map((t) => JSON.stringify(t.shop.store.data));
+  const expected = wrongSecret ? refusal("401 for a key with another shop's secret", 401, errorBody(401, "UNAUTHORIZED", "Invalid API credentials")) : refusalFor(req, shopOf(caller).store);
+  const timestamp = isoTimestamp(shopOf(wrongSecret ? tenants[0]! : caller).clock.now());
+  const before = others.map(footprint);
 
   const send = (target: TestSim, h: Record<string, string>) =>
     target.call(req.method, req.path, { auth: false, headers: h, ...(req.body !== undefined && { body: req.body }) });
   const res = await send(sim, headers);
-  const twinRes = await send(twin, wrongSecret ? headers : AUTH);
+  // Shop 1 reset alone is compared with everything reset in a simulator that has only its twin.
+  const resetAll = req.path === "/__sim/reset" && caller === tenants[0];
+  const twinRes = resetAll ? await twin.sim.call("POST", "/__sim/reset", { auth: false }) : await send(twin.sim, wrongSecret ? headers : twin.headers);
 
   expect(answer(res), where).toStrictEqual(answer(twinRes));
-  if (expected) expect({ status: res.status, body: res.body }, where).toStrictEqual({ status: expected.status, body: expected.body });
-  else expect(strangers(req, res, caller.shop.store), `${where}: ids of another shop or customer`).toEqual([]);
-  others.forEach((t, i) => expect(JSON.stringify(t.shop.store.data), `${where} changed shop ${t.shop.id}`).toBe(before[i]));
-  expect(stateOf(caller.shop), `${where}: shop and twin differ`).toBe(stateOf(caller.twin.shop));
-  noteCase(req, res.status, expected, caller.shop.store, others.map((t) => t.shop.store));
+  if (!req.control) expect(res.body.timestamp, `${where}: timed by the caller's clock`).toBe(timestamp);
+  if (expected) expect({ status: res.status, body: res.body }, where).toStrictEqual({ status: expected.status, body: { ...expected.body, timestamp } });
+  else expect(strangers(req, res, shopOf(caller).store), `${where}: ids of another shop or customer`).toEqual([]);
+  others.forEach((t, i) => expect(footprint(t), `${where} changed shop ${t.id}`).toBe(before[i]));
+  expect(stateOf(shopOf(caller)), `${where}: shop and twin differ`).toBe(stateOf(shopOf(caller.twin)));
+  const clock = (p: Place) => [shopOf(p).clock.now(), shopOf(p).clock.frozen];
+  expect(clock(caller), `${where}: clocks of shop and twin differ`).toEqual(clock(caller.twin));
+  noteCase(req, res.status, expected, shopOf(caller).store, others.map((t) => shopOf(t).store));
 }
 
 /** A shop's request journal as its own key lists it; `mine` says the entry is the shop's (null: no shop). */
-async function journalOf(sim: TestSim, headers: Record<string, string>, shopId: string) {
-  const res = await sim.call("GET", "/__sim/requests", { auth: false, headers: { "X-Api-Key": headers["X-Api-Key"]! } });
+async function journalOf(p: Place) {
+  const res = await p.sim.call("GET", "/__sim/requests", { auth: false, headers: { "X-Api-Key": p.headers["X-Api-Key"]! } });
   return res.body.requests.map(({ id, durationMs, shopId: owner, ...entry }: { id: number; durationMs: number; shopId: string | null }) => ({
     ...entry,
-    mine: owner === null ? null : owner === shopId,
+    mine: owner === null ? null : owner === p.id,
   }));
 }
 
 const FC_SEED = process.env.FC_SEED ? Number(process.env.FC_SEED) : undefined;
 
-it("a shop's credentials reach only its own customers, codes, activities and journal, whatever ids are sent", async () => {
+it("a shop's credentials and key reach only its own customers, codes, activities, clock, scenarios and journal, whatever ids are sent", async () => {
   await fc.assert(
-    fc.asyncProperty(fc.array(drawArb, { minLength: 1, maxLength: 30, size: "medium" }), fc.nat(2), async (draws, clearing) => {
+    fc.asyncProperty(fc.array(drawArb, { minLength: 1, maxLength: 30, size: "medium" }), fc.nat(2), fc.nat(1), async (draws, clearing, deleting) => {
       const { sim, tenants } = await world();
       for (const [i, draw] of draws.entries()) await step(sim, tenants, draw, `call ${i}`);
 
-      const journals = await Promise.all(tenants.map((t) => journalOf(sim, t.headers, t.shop.id)));
-      for (const [i, t] of tenants.entries()) {
-        expect(journals[i], `journal of shop ${t.shop.id}`).toStrictEqual(await journalOf(t.twin, AUTH, "1"));
-      }
+      const journals = await Promise.all(tenants.map(journalOf));
+      for (const [i, t] of tenants.entries()) expect(journals[i], `journal of shop ${t.id}`).toStrictEqual(await journalOf(t.twin));
       await sim.call("DELETE", "/__sim/requests", { auth: false, headers: { "X-Api-Key": tenants[clearing]!.headers["X-Api-Key"]! } });
       for (const [i, t] of tenants.entries()) {
-        expect(await journalOf(sim, t.headers, t.shop.id), `journal of shop ${t.shop.id}`).toStrictEqual(i === clearing ? [] : journals[i]);
-        expect(t.shop.ledgerMismatches()).toEqual([]);
+        expect(await journalOf(t), `journal of shop ${t.id}`).toStrictEqual(i === clearing ? [] : journals[i]);
+        expect(shopOf(t).ledgerMismatches()).toEqual([]);
       }
+
+      // Deleting a shop (not the default one) takes everything of it, and nothing of the others.
+      const doomed = tenants[1 + deleting]!;
+      const kept = tenants.filter((t) => t !== doomed);
+      const before = kept.map(footprint);
+      expect((await sim.call("DELETE", `/__sim/shops/${doomed.headers["X-Api-Key"]}`, { auth: false })).status).toBe(204);
+      kept.forEach((t, i) => expect(footprint(t), `deleting shop ${doomed.id} changed shop ${t.id}`).toBe(before[i]));
+      expect([sim.engine.shop(doomed.id), sim.journal.list({ shopId: doomed.id })]).toEqual([undefined, []]);
       expect(sim.bugs).toEqual([]);
     }),
     { numRuns: 60, ...(FC_SEED !== undefined && { seed: FC_SEED }) },
@@ -335,8 +255,12 @@ it("a shop's credentials reach only its own customers, codes, activities and jou
     "404 for the same customer id's code in another shop",
     "422 for a cursor of another shop or customer",
     "422 for a synced id the shop has",
+    "429 from a scenario rule",
+    "a scenario of the caller's own",
     "change to a customer id other shops also have",
     "sync of an id another shop has",
+    "the caller reset alone",
+    "the caller's clock moved",
     "use of a code id other shops also have",
     "void of a code id other shops also have",
   ]);

@@ -58,9 +58,11 @@ export function defaultSpec(options: TestSimOptions = {}): ShopSpec {
 }
 
 export function createTestSim(options: TestSimOptions = {}) {
-  const clock: SimClock = fixedClock(options.now ?? NOW);
-  const engine = new Engine({ clock });
+  // Every shop's clock, the ones made by POST /__sim/shops included, starts stopped at `now`.
+  const engine = new Engine({ newClock: () => fixedClock(options.now ?? NOW) });
   const shop: ShopEngine = engine.addShop(defaultSpec(options));
+  /** The default shop's clock. */
+  const clock: SimClock = shop.clock;
   const bugs: unknown[] = [];
   const { app, registry, journal, limiter } = createApp({
     engine,
