@@ -14,13 +14,14 @@ import type { RateLimiter } from "../http/auth.js";
 import type { AppEnv } from "../http/env.js";
 import { bodyText } from "../http/request-body.js";
 import { createRouter } from "../http/router.js";
-import type { Journal } from "../journal.js";
+import type { Journal, JournalFilter } from "../journal.js";
 import { parseScenarioText, ScenarioError } from "../scenarios/load.js";
 import { pathGlob } from "../scenarios/glob.js";
 import type { ScenarioRegistry } from "../scenarios/registry.js";
 import type { Scenario } from "../scenarios/schema.js";
 import { VERSION } from "../version.js";
 import * as routes from "./control.routes.js";
+import type { RequestsQuery } from "./control.schemas.js";
 import { checkMoreCustomers, checkNewShop, checkScenario } from "./limits.js";
 
 export interface ControlDeps {
@@ -39,6 +40,19 @@ function shopFor(c: Context<AppEnv>, engine: Engine): { shop: ShopEngine; isDefa
   const shop = engine.shopByApiKey(key);
   if (!shop) throw invalidField("header", "X-Api-Key", "names no shop of this simulator (see GET /__sim/shops)");
   return { shop, isDefault: shop === fallback };
+}
+
+/** The journal filter of a control call: its shop's entries (for the default shop, unidentified ones too), then the query's. */
+function journalFilter(c: Context<AppEnv>, engine: Engine, q: RequestsQuery): JournalFilter {
+  const { shop, isDefault } = shopFor(c, engine);
+  const { method, path, ...exact } = q;
+  return {
+    shopId: shop.id,
+    includeUnidentified: isDefault,
+    ...exact,
+    ...(method !== undefined && { method: method.toUpperCase() }),
+    ...(path !== undefined && { path: pathGlob(path) }),
+  };
 }
 
 function shopInfo(engine: Engine, shop: ShopEngine) {
@@ -105,19 +119,15 @@ export function createControlRouter(deps: ControlDeps) {
       const { shop, isDefault } = shopFor(c, engine);
       return c.json({ removed: registry.clear(shop.id, isDefault) }, 200);
     })
-    .openapi(routes.simListRequests, (c) => {
+    .openapi(routes.simListRequests, (c) => c.json({ requests: journal.list(journalFilter(c, engine, c.req.valid("query"))) }, 200))
+    // Before `/requests/{id}`, which would take "count" for an id.
+    .openapi(routes.simCountRequests, (c) => c.json({ count: journal.count(journalFilter(c, engine, c.req.valid("query"))) }, 200))
+    .openapi(routes.simGetRequest, (c) => {
       const { shop, isDefault } = shopFor(c, engine);
-      const q = c.req.valid("query");
-      const requests = journal.list({
-        shopId: shop.id,
-        includeUnidentified: isDefault,
-        ...(q.method !== undefined && { method: q.method.toUpperCase() }),
-        ...(q.path !== undefined && { path: pathGlob(q.path) }),
-        ...(q.status !== undefined && { status: q.status }),
-        ...(q.customerId !== undefined && { customerId: q.customerId }),
-        ...(q.limit !== undefined && { limit: q.limit }),
-      });
-      return c.json({ requests }, 200);
+      const id = c.req.valid("param").id;
+      const entry = journal.get(id, { shopId: shop.id, includeUnidentified: isDefault });
+      if (!entry) throw new DomainError("NOT_FOUND", `No journal entry ${id} for this shop (pushed out of the journal, cleared, or another shop's)`);
+      return c.json(entry, 200);
     })
     .openapi(routes.simClearRequests, (c) => {
       const { shop, isDefault } = shopFor(c, engine);

@@ -16,6 +16,8 @@ import {
   HealthSchema,
   JournalEntrySchema,
   MergeSchema,
+  RequestIdParam,
+  RequestsFilterSchema,
   RequestsQuerySchema,
   ScenarioSummarySchema,
   ShopInfoSchema,
@@ -122,9 +124,35 @@ export const simListRequests = controlRoute({
   path: "/__sim/requests",
   operationId: "simListRequests",
   summary: "Read the request journal",
-  description: "API requests of the shop, newest first, with what was sent and answered and which scenario rule decided.",
+  description:
+    "API requests of the shop, newest first, with their headers and bodies as sent and answered, and what decided the answer. Every filter given must hold.",
   request: { headers: ShopKeyHeader, query: RequestsQuerySchema },
   responses: { 200: json(z.object({ requests: z.array(JournalEntrySchema) }), "Journal entries"), 422: invalid, 500: bug },
+});
+
+export const simCountRequests = controlRoute({
+  method: "get",
+  path: "/__sim/requests/count",
+  operationId: "simCountRequests",
+  summary: "Count journal entries",
+  description: "How many of the shop's journal entries pass the filters (those of `GET /__sim/requests`, without `limit`): a test's `verify`.",
+  request: { headers: ShopKeyHeader, query: RequestsFilterSchema },
+  responses: { 200: json(z.object({ count: z.int() }), "The count"), 422: invalid, 500: bug },
+});
+
+export const simGetRequest = controlRoute({
+  method: "get",
+  path: "/__sim/requests/{id}",
+  operationId: "simGetRequest",
+  summary: "Read one journal entry",
+  description: "The shop's journal entry of this id.",
+  request: { headers: ShopKeyHeader, params: RequestIdParam },
+  responses: {
+    200: json(JournalEntrySchema, "The entry"),
+    404: controlError("`NOT_FOUND`: no entry of this id in the shop's journal (pushed out of the ring, cleared, or another shop's)"),
+    422: invalid,
+    500: bug,
+  },
 });
 
 export const simClearRequests = controlRoute({

@@ -51,7 +51,7 @@ export function checkCredentials(engine: Engine, limiter: RateLimiter): Gate {
   return (c) => {
     const shop = engine.shopByApiKey(requestHeader(c, "x-api-key") ?? "");
     if (!shop || shop.access.apiSecret !== requestHeader(c, "x-api-secret")) {
-      return sendError(c, new DomainError("UNAUTHORIZED"));
+      return sendError(c, new DomainError("UNAUTHORIZED"), "credentials");
     }
     c.set("shop", shop);
     const limit = shop.access.rateLimit;
@@ -64,14 +64,15 @@ export function checkCredentials(engine: Engine, limiter: RateLimiter): Gate {
         return sendError(
           c,
           new DomainError("RATE_LIMITED", `Rate limit of ${limit} requests per hour exceeded; retry in ${verdict.retryAfterSeconds} s`),
+          "quota",
         );
       }
     }
     if (!shop.access.apiAccess) {
-      return sendError(c, new DomainError("API_ACCESS_DISABLED", "API access is not enabled for this shop; ask for it to be enabled"));
+      return sendError(c, new DomainError("API_ACCESS_DISABLED", "API access is not enabled for this shop; ask for it to be enabled"), "credentials");
     }
     if (shop.access.plan === "free") {
-      return sendError(c, new DomainError("PLAN_UPGRADE_REQUIRED", "The REST API is available on paid plans only; upgrade the shop's plan"));
+      return sendError(c, new DomainError("PLAN_UPGRADE_REQUIRED", "The REST API is available on paid plans only; upgrade the shop's plan"), "credentials");
     }
     return undefined;
   };
@@ -93,6 +94,7 @@ export const checkJsonBody: Gate = (c) => {
           new DomainError("VALIDATION_ERROR", "Request body must be JSON", [
             { in: "header", path: "Content-Type", message: `must be application/json, got ${type ?? "none"}` },
           ]),
+          "validation",
         );
   return andThen(bodyText(c), refuse);
 };
