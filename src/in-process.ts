@@ -20,7 +20,8 @@ import type { OperationId, ScenarioInput } from "./scenarios/schema.js";
 /** Origin of in-process URLs; any origin works, relative URLs resolve against this one. */
 export const IN_PROCESS_ORIGIN = "http://loyalty-sim.local";
 
-type AppLike = { fetch: (request: Request) => Response | Promise<Response> };
+/** The app; a held request (a timeout fault) waits for `env.signal`, the caller's own, when given. */
+type AppLike = { fetch: (request: Request, env?: { signal: AbortSignal }) => Response | Promise<Response> };
 
 /**
  * A `fetch` that calls the app directly and turns network faults into what a real `fetch` does:
@@ -35,7 +36,7 @@ export function inProcessFetch(app: AppLike): typeof fetch {
     // the abort (a timeout fault would then hang forever).
     const signal = init?.signal ?? (input instanceof Request ? input.signal : undefined);
     signal?.throwIfAborted();
-    const response = await (signal ? untilAborted(app.fetch(request), signal) : app.fetch(request));
+    const response = await (signal ? untilAborted(app.fetch(request, { signal }), signal) : app.fetch(request));
     const fault = faultOf(response);
     if (!fault) return response;
     if (fault === "timeout") throw signal?.reason ?? new DOMException("This operation was aborted", "AbortError");

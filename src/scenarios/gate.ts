@@ -30,6 +30,15 @@ export interface ScenarioDeps {
   latency?: number | [number, number];
 }
 
+/**
+ * Aborts when the client gives up: the signal an in-process caller hands over with the request
+ * (`app.fetch(request, { signal })`), else the request's own. undici links a Request's own signal
+ * to the caller's only through a WeakRef, which a garbage collection can break.
+ */
+function clientSignal(c: Context<AppEnv>): AbortSignal {
+  return (c.env as { signal?: AbortSignal } | undefined)?.signal ?? c.req.raw.signal;
+}
+
 /** Waits, but stops early when the client gives up. */
 function sleep(ms: number, signal: AbortSignal): Promise<void> {
   if (ms <= 0) return Promise.resolve();
@@ -84,7 +93,7 @@ async function fault(c: Context<AppEnv>, kind: Fault): Promise<Response> {
   if (kind === "malformed_json") {
     return c.body(MALFORMED_BODY, 200, { "Content-Type": "application/json" });
   }
-  const signal = c.req.raw.signal;
+  const signal = clientSignal(c);
   if (kind === "timeout") {
     // Never answer: hold the request until the client (or the server's shutdown) gives up.
     await new Promise<void>((resolve) => (signal.aborted ? resolve() : signal.addEventListener("abort", () => resolve(), { once: true })));
@@ -126,7 +135,7 @@ async function apply(
   registry: ScenarioRegistry,
   decidedBy: "scenario" | "prefer",
 ): Promise<Response | undefined> {
-  if (respond.delayMs !== undefined) await sleep(registry.drawDelay(respond.delayMs), c.req.raw.signal);
+  if (respond.delayMs !== undefined) await sleep(registry.drawDelay(respond.delayMs), clientSignal(c));
   if (respond.commit === true) {
     c.set("decidedBy", decidedBy);
     c.set("replaceAnswer", (handlers) => afterCommit(c, handlers, respond, why));
@@ -166,7 +175,7 @@ function preferOf(c: Context<AppEnv>): Respond | undefined {
 export function applyScenarios(deps: ScenarioDeps): Gate {
   const { registry, latency } = deps;
   const decide = async (c: Context<AppEnv>): Promise<Response | undefined> => {
-    if (latency !== undefined) await sleep(registry.drawDelay(latency), c.req.raw.signal);
+    if (latency !== undefined) await sleep(registry.drawDelay(latency), clientSignal(c));
     const preferred = preferOf(c);
     if (preferred) return apply(c, preferred, undefined, "forced by the Prefer header", registry, "prefer");
     const shopId = c.get("shop").id;
