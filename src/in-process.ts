@@ -143,7 +143,7 @@ export interface RequestFilter {
   after?: number;
   /** Text to find, in any case, in the path and query, the headers (the request id too) or the bodies. */
   q?: string;
-  /** At most this many entries, the newest (`requests()` only). */
+  /** At most this many entries, the newest (`requests()` only; 0 answers none). */
   limit?: number;
 }
 
@@ -217,7 +217,7 @@ export function createControlClient(fetchFn: typeof fetch, origin: string, optio
     removeScenario: (name) => call(routes.simDeleteScenario, { params: { name } }),
     clearScenarios: () => call(routes.simClearScenarios),
     requests: (filter = {}) => call(routes.simListRequests, { query: { ...filter } }).then((r) => r.requests),
-    count: (filter = {}) => call(routes.simCountRequests, { query: { ...filter } }).then((r) => r.count),
+    count: (filter = {}) => call(routes.simListRequests, { query: { ...filter, limit: 0 } }).then((r) => r.count),
     request: (id) => call(routes.simGetRequest, { params: { id: String(id) } }),
     clearRequests: () => call(routes.simClearRequests),
     clock: () => call(routes.simGetClock),

@@ -153,17 +153,23 @@ export class Journal {
     return this.#count;
   }
 
-  /** Newest first. */
-  list(filter: JournalFilter = {}): JournalEntry[] {
-    const out: JournalEntry[] = [];
-    for (const e of this.#select(filter)) out.push(entryOf(e));
-    return out;
+  /** The entries `filter` selects, newest first: the first `limit` of them, and how many there are. */
+  select(filter: JournalFilter = {}): { entries: JournalEntry[]; count: number } {
+    const entries: JournalEntry[] = [];
+    let count = 0;
+    for (const e of this.#matching(filter)) if (count++ < (filter.limit ?? Infinity)) entries.push(entryOf(e));
+    return { entries, count };
   }
 
-  /** How many entries `list(filter)` would answer. */
+  /** Newest first. */
+  list(filter: JournalFilter = {}): JournalEntry[] {
+    return this.select(filter).entries;
+  }
+
+  /** How many entries `filter` selects (whatever its `limit`). */
   count(filter: JournalFilter = {}): number {
     let n = 0;
-    for (const _ of this.#select(filter)) n++;
+    for (const _ of this.#matching(filter)) n++;
     return n;
   }
 
@@ -184,12 +190,10 @@ export class Journal {
     for (let k = 1; k <= this.#count; k++) yield (this.#next - k + this.capacity) % this.capacity;
   }
 
-  /** Entries that pass `filter`, newest first; numbers are checked before any text is decoded. */
-  *#select(filter: JournalFilter): Generator<JournalRecord> {
+  /** Entries that pass `filter` (its `limit` aside), newest first; numbers are checked before any text is decoded. */
+  *#matching(filter: JournalFilter): Generator<JournalRecord> {
     const q = filter.q?.toLowerCase();
-    let found = 0;
     for (const slot of this.#newestFirst()) {
-      if (found >= (filter.limit ?? Infinity)) return;
       // Ids grow along the ring (a per-shop clear keeps their order): the rest are older still.
       if (filter.after !== undefined && this.#slots.idAt(slot) <= filter.after) return;
       if (filter.status !== undefined && this.#slots.statusAt(slot) !== filter.status) continue;
@@ -200,7 +204,6 @@ export class Journal {
       if (filter.customerId !== undefined && e.customerId !== filter.customerId) continue;
       if (filter.operation !== undefined && e.operation !== filter.operation) continue;
       if (q !== undefined && !mentions(e, q)) continue;
-      found++;
       yield e;
     }
   }

@@ -119,9 +119,10 @@ export function createControlRouter(deps: ControlDeps) {
       const { shop, isDefault } = shopFor(c, engine);
       return c.json({ removed: registry.clear(shop.id, isDefault) }, 200);
     })
-    .openapi(routes.simListRequests, (c) => c.json({ requests: journal.list(journalFilter(c, engine, c.req.valid("query"))) }, 200))
-    // Before `/requests/{id}`, which would take "count" for an id.
-    .openapi(routes.simCountRequests, (c) => c.json({ count: journal.count(journalFilter(c, engine, c.req.valid("query"))) }, 200))
+    .openapi(routes.simListRequests, (c) => {
+      const { entries, count } = journal.select(journalFilter(c, engine, c.req.valid("query")));
+      return c.json({ requests: entries, count }, 200);
+    })
     .openapi(routes.simGetRequest, (c) => {
       const { shop, isDefault } = shopFor(c, engine);
       const id = c.req.valid("param").id;

@@ -17,7 +17,6 @@ import {
   JournalEntrySchema,
   MergeSchema,
   RequestIdParam,
-  RequestsFilterSchema,
   RequestsQuerySchema,
   ScenarioSummarySchema,
   ShopInfoSchema,
@@ -123,21 +122,15 @@ export const simListRequests = controlRoute({
   method: "get",
   path: "/__sim/requests",
   operationId: "simListRequests",
-  summary: "Read the request journal",
+  summary: "Read and count the request journal",
   description:
-    "API requests of the shop, newest first, with their headers and bodies as sent and answered, and what decided the answer. Every filter given must hold.",
+    "API requests of the shop, newest first, with their headers and bodies as sent and answered, and what decided the answer. Every filter given must hold. `count` is how many entries the filters select, whatever `limit` keeps (`limit=0` only counts): a test's `verify`.",
   request: { headers: ShopKeyHeader, query: RequestsQuerySchema },
-  responses: { 200: json(z.object({ requests: z.array(JournalEntrySchema) }), "Journal entries"), 422: invalid, 500: bug },
-});
-
-export const simCountRequests = controlRoute({
-  method: "get",
-  path: "/__sim/requests/count",
-  operationId: "simCountRequests",
-  summary: "Count journal entries",
-  description: "How many of the shop's journal entries pass the filters (those of `GET /__sim/requests`, without `limit`): a test's `verify`.",
-  request: { headers: ShopKeyHeader, query: RequestsFilterSchema },
-  responses: { 200: json(z.object({ count: z.int() }), "The count"), 422: invalid, 500: bug },
+  responses: {
+    200: json(z.object({ requests: z.array(JournalEntrySchema), count: z.int().openapi({ description: "Entries the filters select, before `limit`" }) }), "Journal entries"),
+    422: invalid,
+    500: bug,
+  },
 });
 
 export const simGetRequest = controlRoute({

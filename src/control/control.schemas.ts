@@ -108,8 +108,7 @@ export const JournalEntrySchema = z
   })
   .openapi("SimJournalEntry");
 
-/** Which entries a journal read selects; `GET /__sim/requests` also takes a `limit`. */
-export const RequestsFilterSchema = z.object({
+export const RequestsQuerySchema = z.object({
   operation: z.enum(OPERATION_IDS).optional().openapi({ description: "An operationId of the API" }),
   customerId: z.string().optional(),
   status: z.coerce.number().int().min(100).max(599).optional().openapi({ type: "integer" }),
@@ -117,10 +116,7 @@ export const RequestsFilterSchema = z.object({
   path: z.string().max(MAX_GLOB_LENGTH).optional().openapi({ description: "A path template or glob, as in scenario rules" }),
   after: z.coerce.number().int().min(0).optional().openapi({ type: "integer", description: "Only entries newer than the entry of this id (to poll: the newest id seen)" }),
   q: z.string().min(1).max(1024).optional().openapi({ description: "Text to find, in any case, in the path and query, the request's and response's headers (the request id too) or bodies" }),
-});
-
-export const RequestsQuerySchema = RequestsFilterSchema.extend({
-  limit: z.coerce.number().int().min(1).max(100_000).optional().openapi({ type: "integer", description: "At most this many entries, the newest" }),
+  limit: z.coerce.number().int().min(0).max(100_000).optional().openapi({ type: "integer", description: "At most this many entries, the newest (0: only the count)" }),
 });
 
 export const RequestIdParam = z.object({
@@ -160,6 +156,6 @@ export type ShopInfo = z.output<typeof ShopInfoSchema>;
 export type NewShop = z.input<typeof CreateShopSchema>;
 export type NewCustomer = z.input<typeof CreateCustomerSchema>;
 export type JournalEntry = z.output<typeof JournalEntrySchema>;
-/** The query of `GET /__sim/requests`, as validated; `GET /__sim/requests/count` takes it without `limit`. */
+/** The query of `GET /__sim/requests`, as validated. */
 export type RequestsQuery = z.output<typeof RequestsQuerySchema>;
 export type ScenarioSummary = z.output<typeof ScenarioSummarySchema>;

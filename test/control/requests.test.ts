@@ -1,7 +1,7 @@
 /**
  * The journal through the control API: what decided each answer, the headers each way (secrets
- * redacted), the filters of `GET /__sim/requests`, `GET /__sim/requests/count` and one entry by
- * id, each shop seeing only its own.
+ * redacted), the filters and count of `GET /__sim/requests` and one entry by id, each shop seeing
+ * only its own.
  */
 import { describe, expect, it } from "vitest";
 import { parseScenario } from "../../src/scenarios/load.js";
@@ -133,7 +133,7 @@ describe("filters, count and one entry by id", () => {
     return { sim, a, b, other };
   }
   const ids = async (sim: ReturnType<typeof createTestSim>, query: string, headers: Record<string, string> = {}) => (await journal(sim, `?${query}`, headers)).map((e) => e.id);
-  const count = async (sim: ReturnType<typeof createTestSim>, query: string) => (await sim.call("GET", `/__sim/requests/count?${query}`)).body;
+  const count = async (sim: ReturnType<typeof createTestSim>, query: string) => (await sim.call("GET", `/__sim/requests?${query}&limit=0`)).body;
 
   it("each filter, alone and together, in the list and its count", async () => {
     const { sim, a, b } = await filled();
@@ -157,16 +157,17 @@ describe("filters, count and one entry by id", () => {
     ];
     for (const [query, expected] of cases) {
       expect([query, await ids(sim, query)]).toEqual([query, expected]);
-      expect([query, await count(sim, query)]).toEqual([query, { count: expected.length }]);
+      expect([query, await count(sim, query)]).toEqual([query, { requests: [], count: expected.length }]);
     }
-    expect(await ids(sim, "limit=2&operation=awardStamps")).toEqual([5, 2]);
+    const limited = (await sim.call("GET", "/__sim/requests?limit=2&operation=awardStamps")).body;
+    expect([limited.requests.map((e: { id: number }) => e.id), limited.count]).toEqual([[5, 2], 3]);
   });
 
   it("another shop counts and reads only its own", async () => {
     const { sim, other } = await filled();
     expect(await ids(sim, "", { "X-Api-Key": other.apiKey })).toEqual([4]);
-    expect((await sim.call("GET", "/__sim/requests/count?operation=getShop", { headers: { "X-Api-Key": other.apiKey } })).body).toStrictEqual({ count: 1 });
-    expect((await sim.call("GET", "/__sim/requests/count?operation=getShop")).body).toStrictEqual({ count: 0 });
+    expect((await sim.call("GET", "/__sim/requests?operation=getShop&limit=0", { headers: { "X-Api-Key": other.apiKey } })).body).toStrictEqual({ requests: [], count: 1 });
+    expect((await sim.call("GET", "/__sim/requests?operation=getShop&limit=0")).body).toStrictEqual({ requests: [], count: 0 });
   });
 
   it("GET /__sim/requests/{id}: the entry as listed; 404 for another shop's or one gone; 422 for no id", async () => {
@@ -191,6 +192,6 @@ describe("filters, count and one entry by id", () => {
       "query after: Too small: expected number to be >=0",
       "query q: Too small: expected string to have >=1 characters",
     ]);
-    expect(invalid(await sim.call("GET", "/__sim/requests/count?status=abc"))).toEqual(["query status: Invalid input: expected number, received NaN"]);
+    expect(invalid(await sim.call("GET", "/__sim/requests?status=abc&limit=1.5"))).toEqual(["query status: Invalid input: expected number, received NaN", "query limit: Invalid input: expected int, received number"]);
   });
 });
