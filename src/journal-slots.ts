@@ -52,9 +52,8 @@ const textsOf = (e: JournalRecord): (string | null)[] => [
   e.scenario === null ? null : JSON.stringify(e.scenario),
 ];
 const NULL_LENGTH = -1;
-/** Bytes a slot starts with: 1000 slots take 4 MiB. A usual entry with its headers (~800 UTF-16
- * units) fits without counting its bytes first. */
-const SLOT_BYTES = 4096;
+/** Bytes a slot starts with: 1000 slots take 2 MiB. */
+const SLOT_BYTES = 2048;
 
 export class Slots {
   readonly #ids: Float64Array;
@@ -96,7 +95,7 @@ export class Slots {
     }
     let buffer = this.#bytes[slot];
     // A UTF-16 unit takes at most 3 bytes: count them exactly only when that could overflow, which
-    // a slot's first 4 KiB rule out for a usual entry.
+    // a slot's first 2 KiB rule out for a small entry.
     // (Writing the fields one by one instead of joined measured slower.)
     if (buffer === undefined || buffer.length < text.length * 3) {
       const needed = Buffer.byteLength(text);
