@@ -297,11 +297,21 @@ async function step(sim: TestSim, tenants: Tenant[], draw: Draw, label: string):
   noteCase(req, res.status, expected, caller.shop.store, others.map((t) => t.shop.store));
 }
 
-/** A shop's request journal as its own key lists it; `mine` says the entry is the shop's (null: no shop). */
+type HeaderMap = Record<string, string>;
+const without = (headers: HeaderMap, name: string): HeaderMap => Object.fromEntries(Object.entries(headers).filter(([n]) => n !== name));
+
+/**
+ * A shop's request journal as its own key lists it; `mine` says the entry is the shop's (null: no
+ * shop). The key a request sent and the request id (one counter for the process) differ from the
+ * twin's by design.
+ */
 async function journalOf(sim: TestSim, headers: Record<string, string>, shopId: string) {
   const res = await sim.call("GET", "/__sim/requests", { auth: false, headers: { "X-Api-Key": headers["X-Api-Key"]! } });
-  return res.body.requests.map(({ id, durationMs, shopId: owner, ...entry }: { id: number; durationMs: number; shopId: string | null }) => ({
+  type Entry = { id: number; durationMs: number; shopId: string | null; requestHeaders: HeaderMap; responseHeaders: HeaderMap | null };
+  return res.body.requests.map(({ id, durationMs, shopId: owner, requestHeaders, responseHeaders, ...entry }: Entry) => ({
     ...entry,
+    requestHeaders: without(requestHeaders, "x-api-key"),
+    responseHeaders: responseHeaders && without(responseHeaders, "x-request-id"),
     mine: owner === null ? null : owner === shopId,
   }));
 }
