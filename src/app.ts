@@ -79,6 +79,7 @@ function answerError(error: unknown, c: Context<AppEnv>, onBug?: (error: unknown
     return sendError(
       c,
       new DomainError("VALIDATION_ERROR", "Request body is not valid JSON", [{ in: "body", path: "(root)", message: "is not valid JSON" }]),
+      "validation",
     );
   }
   if (error instanceof HTTPException && error.status === 415) {
@@ -90,6 +91,7 @@ function answerError(error: unknown, c: Context<AppEnv>, onBug?: (error: unknown
       new DomainError("VALIDATION_ERROR", "Request body must be JSON", [
         { in: "header", path: "Content-Type", message: `must be application/json (optionally with "; charset=utf-8"), got ${type ?? "none"}` },
       ]),
+      "validation",
     );
   }
   onBug?.(error);

@@ -15,12 +15,13 @@ import { connectionError, faultOf } from "./network-errors.js";
 import { createInterceptor, type Interception } from "./intercept.js";
 import { API_BASE } from "./http/base.js";
 import { buildSimulator, type BuiltSimulator } from "./simulator.js";
-import type { ScenarioInput } from "./scenarios/schema.js";
+import type { OperationId, ScenarioInput } from "./scenarios/schema.js";
 
 /** Origin of in-process URLs; any origin works, relative URLs resolve against this one. */
 export const IN_PROCESS_ORIGIN = "http://loyalty-sim.local";
 
-type AppLike = { fetch: (request: Request) => Response | Promise<Response> };
+/** The app; a held request (a timeout fault) waits for `env.signal`, the caller's own, when given. */
+type AppLike = { fetch: (request: Request, env?: { signal: AbortSignal }) => Response | Promise<Response> };
 
 /**
  * A `fetch` that calls the app directly and turns network faults into what a real `fetch` does:
@@ -35,7 +36,7 @@ export function inProcessFetch(app: AppLike): typeof fetch {
     // the abort (a timeout fault would then hang forever).
     const signal = init?.signal ?? (input instanceof Request ? input.signal : undefined);
     signal?.throwIfAborted();
-    const response = await (signal ? untilAborted(app.fetch(request), signal) : app.fetch(request));
+    const response = await (signal ? untilAborted(app.fetch(request, { signal }), signal) : app.fetch(request));
     const fault = faultOf(response);
     if (!fault) return response;
     if (fault === "timeout") throw signal?.reason ?? new DOMException("This operation was aborted", "AbortError");
@@ -128,13 +129,21 @@ type Success<R extends RouteConfig> = {
       : never;
 }[keyof R["responses"]];
 
-/** The filter of `requests()`. */
+/** The filter of `requests()` and `count()`: every field given must hold. */
 export interface RequestFilter {
+  /** An operationId of the API, e.g. `awardStamps`. */
+  operation?: OperationId;
+  customerId?: string;
+  /** The status the client got (an entry of a fault without a response has none). */
+  status?: number;
   method?: string;
   /** A path template or glob, as in scenario rules. */
   path?: string;
-  status?: number;
-  customerId?: string;
+  /** Only entries newer than the entry of this id: to poll, the newest id seen. */
+  after?: number;
+  /** Text to find, in any case, in the path and query, the headers (the request id too) or the bodies. */
+  q?: string;
+  /** At most this many entries, the newest (`requests()` only; 0 answers none). */
   limit?: number;
 }
 
@@ -154,6 +163,13 @@ export interface ControlClient {
   clearScenarios(): Promise<Success<typeof routes.simClearScenarios>>;
   /** The shop's journal, newest first. */
   requests(filter?: RequestFilter): Promise<JournalEntry[]>;
+  /**
+   * How many of the shop's journal entries pass the filter, e.g.
+   * `expect(await control.count({ operation: "awardStamps", customerId })).toBe(1)`.
+   */
+  count(filter?: Omit<RequestFilter, "limit">): Promise<number>;
+  /** The shop's journal entry of this id; a `SimulatorError` 404 once it is gone. */
+  request(id: number): Promise<JournalEntry>;
   clearRequests(): Promise<void>;
   /** The shop's clock (each shop has its own). */
   clock(): Promise<ClockState>;
@@ -207,6 +223,8 @@ export function createControlClient(fetchFn: typeof fetch, origin: string, optio
     removeScenario: (name) => call(routes.simDeleteScenario, { params: { name } }),
     clearScenarios: () => call(routes.simClearScenarios),
     requests: (filter = {}) => call(routes.simListRequests, { query: { ...filter } }).then((r) => r.requests),
+    count: (filter = {}) => call(routes.simListRequests, { query: { ...filter, limit: 0 } }).then((r) => r.count),
+    request: (id) => call(routes.simGetRequest, { params: { id: String(id) } }),
     clearRequests: () => call(routes.simClearRequests),
     clock: () => call(routes.simGetClock),
     setClock: (change) => call(routes.simSetClock, { body: change }),

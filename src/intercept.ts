@@ -13,7 +13,8 @@ import { connectionError, faultOf, type ClientKind } from "./network-errors.js";
 /** Production's origin (its API is at `https://stamp.appydesign.io/rest_api/v1`). */
 export const PRODUCTION_ORIGIN = "https://stamp.appydesign.io";
 
-type AppLike = { fetch: (request: Request) => Response | Promise<Response> };
+/** The app; a held request (a timeout fault) waits for `env.signal`, when given, rather than its own. */
+type AppLike = { fetch: (request: Request, env?: { signal: AbortSignal }) => Response | Promise<Response> };
 
 /** One intercepted origin; `restore()` or disposing it (`using`) ends it. */
 export interface Interception {
@@ -108,7 +109,7 @@ function listen(): { dispose(): void } {
     route.pending.set(request, closing);
     let response: Response;
     try {
-      response = await route.app.fetch(new Request(request, { signal: closing.signal }));
+      response = await route.app.fetch(new Request(request, { signal: closing.signal }), { signal: closing.signal });
     } finally {
       route.pending.delete(request);
       request.signal.removeEventListener("abort", gaveUp);

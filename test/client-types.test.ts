@@ -14,10 +14,13 @@ import {
   type ClockState,
   type Customer,
   type JournalEntry,
+  type OperationId,
+  type RequestFilter,
   type ScenarioSummary,
   type ShopInfo,
   type SimulatorHealth,
 } from "../src/index.js";
+import type { RequestsQuery } from "../src/control/control.schemas.js";
 
 const document = JSON.parse(readFileSync(new URL("../openapi/openapi.json", import.meta.url), "utf8")) as {
   paths: Record<string, Record<string, { operationId?: string; responses?: Record<string, unknown> }>>;
@@ -125,6 +128,19 @@ describe("the control client answers typed results", () => {
     expectTypeOf<JournalEntry["scenario"]>().toEqualTypeOf<{ scenario: string; rule: number; ruleName?: string | undefined } | null>();
     expect(entries).toHaveLength(1);
     expect(entries[0]).toMatchObject({ method: "GET", path: "/rest_api/v1/shop", operation: "getShop", status: 500, scenario: { scenario: "down", rule: 0, ruleName: "once" } });
+    expectTypeOf<JournalEntry["decidedBy"]>().toEqualTypeOf<"handler" | "scenario" | "prefer" | "quota" | "credentials" | "bodyLimit" | "validation">();
+    expectTypeOf<JournalEntry["requestHeaders"]>().toEqualTypeOf<Record<string, string>>();
+    expectTypeOf<JournalEntry["responseHeaders"]>().toEqualTypeOf<Record<string, string> | null>();
+    expectTypeOf<JournalEntry["committed"]>().toEqualTypeOf<{ status: number; body: unknown } | null>();
+    // The filter is typed on the journal's fields: an operation is one of the API's operationIds.
+    expectTypeOf<RequestFilter["operation"]>().toEqualTypeOf<OperationId | undefined>();
+    expectTypeOf<Required<RequestFilter>>().toEqualTypeOf<Required<RequestsQuery>>();
+    // @ts-expect-error: not an operation of the API (refused at run time too)
+    await expect(control.count({ operation: "awardStamp" })).rejects.toMatchObject({ status: 422, code: "VALIDATION_ERROR" });
+    expectTypeOf(control.count).parameter(0).toEqualTypeOf<Omit<RequestFilter, "limit"> | undefined>();
+    expect(await control.count({ operation: "getShop", status: 500 })).toBe(1);
+    expectTypeOf(control.request).returns.resolves.toEqualTypeOf<JournalEntry>();
+    expect(await control.request(entries[0]!.id)).toEqual(entries[0]);
 
     expectTypeOf(control.health).returns.resolves.toEqualTypeOf<SimulatorHealth>();
     expectTypeOf(control.clock).returns.resolves.toEqualTypeOf<ClockState>();

@@ -14,7 +14,7 @@ import type { RateLimiter } from "../http/auth.js";
 import type { AppEnv } from "../http/env.js";
 import { bodyText } from "../http/request-body.js";
 import { createRouter } from "../http/router.js";
-import type { Journal } from "../journal.js";
+import type { Journal, JournalFilter } from "../journal.js";
 import { parseScenarioText, ScenarioError } from "../scenarios/load.js";
 import { pathGlob } from "../scenarios/glob.js";
 import type { ScenarioRegistry } from "../scenarios/registry.js";
@@ -22,6 +22,7 @@ import type { Scenario } from "../scenarios/schema.js";
 import type { DataFileFailure } from "../store/data-file.js";
 import { VERSION } from "../version.js";
 import * as routes from "./control.routes.js";
+import type { RequestsQuery } from "./control.schemas.js";
 import { checkMoreCustomers, checkNewShop, checkScenario } from "./limits.js";
 import { CLOCK_RANGE_RULE } from "./control.schemas.js";
 
@@ -48,6 +49,19 @@ function shopFor(c: Context<AppEnv>, engine: Engine): { shop: ShopEngine; isDefa
   if (!shop) throw invalidField("header", "X-Api-Key", NO_SUCH_SHOP);
   c.set("clock", shop.clock);
   return { shop, isDefault: shop === fallback };
+}
+
+/** The journal filter of a control call: its shop's entries (for the default shop, unidentified ones too), then the query's. */
+function journalFilter(c: Context<AppEnv>, engine: Engine, q: RequestsQuery): JournalFilter {
+  const { shop, isDefault } = shopFor(c, engine);
+  const { method, path, ...exact } = q;
+  return {
+    shopId: shop.id,
+    includeUnidentified: isDefault,
+    ...exact,
+    ...(method !== undefined && { method: method.toUpperCase() }),
+    ...(path !== undefined && { path: pathGlob(path) }),
+  };
 }
 
 function shopInfo(engine: Engine, shop: ShopEngine) {
@@ -134,18 +148,15 @@ export function createControlRouter(deps: ControlDeps) {
       return c.json({ removed: registry.clear(shop.id, isDefault) }, 200);
     })
     .openapi(routes.simListRequests, (c) => {
+      const { entries, count } = journal.select(journalFilter(c, engine, c.req.valid("query")));
+      return c.json({ requests: entries, count }, 200);
+    })
+    .openapi(routes.simGetRequest, (c) => {
       const { shop, isDefault } = shopFor(c, engine);
-      const q = c.req.valid("query");
-      const requests = journal.list({
-        shopId: shop.id,
-        includeUnidentified: isDefault,
-        ...(q.method !== undefined && { method: q.method.toUpperCase() }),
-        ...(q.path !== undefined && { path: pathGlob(q.path) }),
-        ...(q.status !== undefined && { status: q.status }),
-        ...(q.customerId !== undefined && { customerId: q.customerId }),
-        ...(q.limit !== undefined && { limit: q.limit }),
-      });
-      return c.json({ requests }, 200);
+      const id = c.req.valid("param").id;
+      const entry = journal.get(id, { shopId: shop.id, includeUnidentified: isDefault });
+      if (!entry) throw new DomainError("NOT_FOUND", `No journal entry ${id} for this shop (pushed out of the journal, cleared, or another shop's)`);
+      return c.json(entry, 200);
     })
     .openapi(routes.simClearRequests, (c) => {
       const { shop, isDefault } = shopFor(c, engine);

@@ -16,6 +16,7 @@ import {
   HealthSchema,
   JournalEntrySchema,
   MergeSchema,
+  RequestIdParam,
   RequestsQuerySchema,
   ScenarioSummarySchema,
   ShopInfoSchema,
@@ -128,10 +129,30 @@ export const simListRequests = controlRoute({
   method: "get",
   path: "/__sim/requests",
   operationId: "simListRequests",
-  summary: "Read the request journal",
-  description: "API requests of the shop, newest first, with what was sent and answered and which scenario rule decided.",
+  summary: "Read and count the request journal",
+  description:
+    "API requests of the shop, newest first, with their headers and bodies as sent and answered, and what decided the answer. Every filter given must hold. `count` is how many entries the filters select, whatever `limit` keeps (`limit=0` only counts): a test's `verify`.",
   request: { headers: ShopKeyHeader, query: RequestsQuerySchema },
-  responses: { 200: json(z.object({ requests: z.array(JournalEntrySchema) }), "Journal entries"), 422: invalid, 500: bug },
+  responses: {
+    200: json(z.object({ requests: z.array(JournalEntrySchema), count: z.int().openapi({ description: "Entries the filters select, before `limit`" }) }), "Journal entries"),
+    422: invalid,
+    500: bug,
+  },
+});
+
+export const simGetRequest = controlRoute({
+  method: "get",
+  path: "/__sim/requests/{id}",
+  operationId: "simGetRequest",
+  summary: "Read one journal entry",
+  description: "The shop's journal entry of this id.",
+  request: { headers: ShopKeyHeader, params: RequestIdParam },
+  responses: {
+    200: json(JournalEntrySchema, "The entry"),
+    404: controlError("`NOT_FOUND`: no entry of this id in the shop's journal (pushed out of the ring, cleared, or another shop's)"),
+    422: invalid,
+    500: bug,
+  },
 });
 
 export const simClearRequests = controlRoute({

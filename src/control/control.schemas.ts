@@ -3,7 +3,9 @@ import { z } from "@hono/zod-openapi";
 import { CLOCK_MAX_MS, CLOCK_MIN_MS, isoTimestamp } from "../engine/clock.js";
 import { RECORD_ID, RECORD_ID_RULE } from "../engine/pagination.js";
 import { ErrorEnvelopeSchema } from "../http/schemas.js";
+import { DECIDERS } from "../journal.js";
 import { MAX_GLOB_LENGTH } from "../scenarios/glob.js";
+import { OPERATION_IDS } from "../scenarios/schema.js";
 
 export const CONTROL_TAG = "Simulator control";
 
@@ -88,6 +90,8 @@ export const CreateCustomerSchema = z
 
 export const MergeSchema = z.object({ into: z.string().min(1) }).openapi("SimMerge");
 
+const HeadersSchema = z.record(z.string(), z.string()).openapi({ description: "Header names in lower case; repeated headers joined with \", \"" });
+
 export const JournalEntrySchema = z
   .object({
     id: z.int(),
@@ -98,21 +102,48 @@ export const JournalEntrySchema = z
     operation: z.string().nullable(),
     customerId: z.string().nullable(),
     query: z.record(z.string(), z.string()),
+    requestHeaders: HeadersSchema.openapi({
+      description: "The request's headers, names in lower case; the values of X-Api-Secret, Authorization, Proxy-Authorization and Cookie are kept as \"***\"",
+    }),
     requestBody: z.unknown(),
-    status: z.int().nullable(),
+    status: z.int().nullable().openapi({ description: "The status the client got; null when a fault left it without a response" }),
     fault: z.string().nullable(),
+    responseHeaders: HeadersSchema.nullable().openapi({
+      description: "The headers of the response the client got, as the simulator set them (names in lower case); null when a fault left it without a response",
+    }),
     responseBody: z.unknown(),
+    committed: z
+      .object({ status: z.int(), body: z.unknown() })
+      .nullable()
+      .openapi({
+        description:
+          "With a scenario rule's `commit`: the handler's own answer, which ran (a 2xx saved its change; an error changed nothing) before the rule's answer (`status`, `fault`, `responseBody`) replaced it",
+      }),
     durationMs: z.number(),
-    scenario: z.object({ scenario: z.string(), rule: z.int(), ruleName: z.string().optional() }).nullable(),
+    decidedBy: z.enum(DECIDERS).openapi({
+      description:
+        "What decided the answer: `handler` (the route, its domain errors, or the 404 of a path no route has), `scenario` (the rule in `scenario`), `prefer` (the Prefer header), `quota` (429 of the hourly quota), `credentials` (401, or 403 for API access or plan), `bodyLimit` (413), `validation` (422 for the request's shape before the handler: not JSON, the schema, a bad Prefer)",
+    }),
+    scenario: z
+      .object({ scenario: z.string(), rule: z.int(), ruleName: z.string().optional() })
+      .nullable()
+      .openapi({ description: "The scenario rule that applied: it answered (`decidedBy: scenario`), or only delayed or counted the request" }),
   })
   .openapi("SimJournalEntry");
 
 export const RequestsQuerySchema = z.object({
+  operation: z.enum(OPERATION_IDS).optional().openapi({ description: "An operationId of the API" }),
+  customerId: z.string().optional(),
+  status: z.coerce.number().int().min(100).max(599).optional().openapi({ type: "integer" }),
   method: z.string().optional().openapi({ description: "GET, POST, ..." }),
   path: z.string().max(MAX_GLOB_LENGTH).optional().openapi({ description: "A path template or glob, as in scenario rules" }),
-  status: z.coerce.number().int().min(100).max(599).optional().openapi({ type: "integer" }),
-  customerId: z.string().optional(),
-  limit: z.coerce.number().int().min(1).max(100_000).optional().openapi({ type: "integer" }),
+  after: z.coerce.number().int().min(0).optional().openapi({ type: "integer", description: "Only entries newer than the entry of this id (to poll: the newest id seen)" }),
+  q: z.string().min(1).max(1024).optional().openapi({ description: "Text to find, in any case, in the path and query, the request's and response's headers (the request id too) or bodies" }),
+  limit: z.coerce.number().int().min(0).max(100_000).optional().openapi({ type: "integer", description: "At most this many entries, the newest (0: only the count)" }),
+});
+
+export const RequestIdParam = z.object({
+  id: z.coerce.number().int().min(1).openapi({ param: { name: "id", in: "path" }, type: "integer" }),
 });
 
 export const ScenarioSummarySchema = z
@@ -148,4 +179,6 @@ export type ShopInfo = z.output<typeof ShopInfoSchema>;
 export type NewShop = z.input<typeof CreateShopSchema>;
 export type NewCustomer = z.input<typeof CreateCustomerSchema>;
 export type JournalEntry = z.output<typeof JournalEntrySchema>;
+/** The query of `GET /__sim/requests`, as validated. */
+export type RequestsQuery = z.output<typeof RequestsQuerySchema>;
 export type ScenarioSummary = z.output<typeof ScenarioSummarySchema>;

@@ -65,7 +65,7 @@ export function identifyShop(engine: Engine, c: Context<AppEnv>): void {
 export function checkCredentials(limiter: RateLimiter): Gate {
   return (c) => {
     const shop = c.get("shop");
-    if (!shop) return sendError(c, new DomainError("UNAUTHORIZED"));
+    if (!shop) return sendError(c, new DomainError("UNAUTHORIZED"), "credentials");
     const limit = shop.access.rateLimit;
     if (limit !== null) {
       const verdict = limiter.hit(shop.id, limit, shop.clock.now());
@@ -76,14 +76,15 @@ export function checkCredentials(limiter: RateLimiter): Gate {
         return sendError(
           c,
           new DomainError("RATE_LIMITED", `Rate limit of ${limit} requests per hour exceeded; retry in ${verdict.retryAfterSeconds} s`),
+          "quota",
         );
       }
     }
     if (!shop.access.apiAccess) {
-      return sendError(c, new DomainError("API_ACCESS_DISABLED", "API access is not enabled for this shop; ask for it to be enabled"));
+      return sendError(c, new DomainError("API_ACCESS_DISABLED", "API access is not enabled for this shop; ask for it to be enabled"), "credentials");
     }
     if (shop.access.plan === "free") {
-      return sendError(c, new DomainError("PLAN_UPGRADE_REQUIRED", "The REST API is available on paid plans only; upgrade the shop's plan"));
+      return sendError(c, new DomainError("PLAN_UPGRADE_REQUIRED", "The REST API is available on paid plans only; upgrade the shop's plan"), "credentials");
     }
     return undefined;
   };
@@ -105,6 +106,7 @@ export const checkJsonBody: Gate = (c) => {
           new DomainError("VALIDATION_ERROR", "Request body must be JSON", [
             { in: "header", path: "Content-Type", message: `must be application/json, got ${type ?? "none"}` },
           ]),
+          "validation",
         );
   return andThen(bodyText(c), refuse);
 };

@@ -1,8 +1,10 @@
 /** @module Types of the values every request carries through the app. */
 import type { Clock } from "../engine/clock.js";
+import type { DecidedBy } from "../journal.js";
 import type { ShopEngine } from "../engine/shop-engine.js";
 import type { OperationRef } from "../scenarios/operations.js";
 import type { Decision } from "../scenarios/registry.js";
+import type { MaybePromise } from "./maybe-promise.js";
 import type { Outgoing } from "./respond.js";
 
 /**
@@ -20,6 +22,12 @@ export interface AppEnv {
     decision?: Pick<Decision, "scenario" | "rule" | "ruleName">;
     /** A network fault that answered instead of a response. */
     fault?: string;
+    /** What answered, when not the handler (set only then: the usual request pays nothing). */
+    decidedBy?: DecidedBy;
+    /** Set by a gate that lets the request through: the answer to send instead of the handler's. */
+    replaceAnswer?: (handlers: Response) => MaybePromise<Response>;
+    /** The handler's answer, when a scenario rule replaced it after it committed. */
+    committed?: { status: number; text: string; type: string | null };
     /** What the response will carry, gathered while the request runs (see http/respond.ts). */
     out?: Outgoing;
   };

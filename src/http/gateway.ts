@@ -84,16 +84,29 @@ export function createGateway(options: GatewayOptions): Gateway {
     applyHeaders(c);
     return c.res;
   };
-  /** Journals the answer of an API request; the journal reads it from `c.res`. */
+  /** Journals the answer of an API request, with its headers; the journal reads it from `c.res`. */
   const record = (c: Context<AppEnv>, res: Response, arrival: Arrival): MaybePromise<Response> => {
     // Hono's `c.res = ` copies a response it replaces into a new one: it is set once only.
     c.res = res;
+    applyHeaders(c);
     const recorded = recorder.finish(c, arrival);
-    return recorded instanceof Promise ? recorded.then(() => sent(c)) : sent(c);
+    return recorded instanceof Promise ? recorded.then(() => c.res) : c.res;
+  };
+  /** The answer, or the one a gate asked to send instead once the handler's was made (`replaceAnswer`). */
+  const replaced = (c: Context<AppEnv>, res: Response): MaybePromise<Response> => {
+    const replace = c.get("replaceAnswer");
+    if (replace === undefined) return res;
+    try {
+      const other = replace(res);
+      return other instanceof Promise ? other.catch((error: unknown) => onError(error, c)) : other;
+    } catch (error) {
+      return onError(error, c);
+    }
   };
   const apiRequest = (c: Context<AppEnv>, inner: Inner, operation: OperationRef | undefined): MaybePromise<Response> => {
     const arrival = recorder.begin(c, operation);
-    const res = answer(c, apiGates, inner);
+    const answered = answer(c, apiGates, inner);
+    const res = answered instanceof Promise ? answered.then((r) => replaced(c, r)) : replaced(c, answered);
     return res instanceof Promise ? res.then((r) => record(c, r, arrival)) : record(c, res, arrival);
   };
 

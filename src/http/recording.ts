@@ -5,10 +5,11 @@
  */
 import type { Context } from "hono";
 import type { Journal, JournalRecord } from "../journal.js";
+import { packFetchHeaders, packHeaderList, packHeaderRecord } from "../journal-headers.js";
 import { customerIdOf, type OperationRef } from "../scenarios/operations.js";
 import { bodyText } from "./request-body.js";
-import { requestHeader } from "./request-headers.js";
-import { gatheredHeader, sentJsonText } from "./respond.js";
+import { rawRequestHeaders, requestHeader } from "./request-headers.js";
+import { gatheredHeader, gatheredHeaders, sentJsonText } from "./respond.js";
 import type { AppEnv } from "./env.js";
 
 /** What the request log shows of a request. */
@@ -60,6 +61,7 @@ export class RequestRecorder {
     const operation = c.get("operation");
     const written = sentJsonText(c);
     const sentText = status === null ? "" : written;
+    const raw = rawRequestHeaders(c);
     const record: JournalRecord = {
       id: 0,
       at: arrival.at,
@@ -70,14 +72,19 @@ export class RequestRecorder {
       url: c.req.url,
       operation: operation?.operationId ?? null,
       customerId: customerIdOf(operation) ?? null,
+      requestHeaders: raw !== undefined ? packHeaderList(raw) : packFetchHeaders(c.req.raw.headers),
       requestText: "",
       requestType: requestHeader(c, "content-type") ?? null,
       status,
       fault,
+      // sendJson's answers carry the gathered headers as they are; reading `res.headers` would
+      // make the Node adapter rebuild them.
+      responseHeaders: status === null ? null : written !== undefined ? packHeaderRecord(gatheredHeaders(c)!) : packFetchHeaders(c.res.headers),
       responseText: sentText ?? "",
-      // sendJson's answers are JSON; reading `res.headers` would make the Node adapter rebuild them.
       responseType: written !== undefined ? "application/json" : c.res.headers.get("Content-Type"),
+      committed: c.get("committed") ?? null,
       durationMs,
+      decidedBy: c.get("decidedBy") ?? "handler",
       scenario: decision,
     };
     // Responses written by the app leave their text behind (see http/respond.ts); only one made

@@ -108,7 +108,7 @@ export function limitBody(limit: number | ((c: Context<AppEnv>) => number)): Gat
 }
 
 function tooLarge(c: Context<AppEnv>, maxBytes: number): Response {
-  return sendError(c, new DomainError("PAYLOAD_TOO_LARGE", `Request body is larger than ${maxBytes} bytes`));
+  return sendError(c, new DomainError("PAYLOAD_TOO_LARGE", `Request body is larger than ${maxBytes} bytes`), "bodyLimit");
 }
 
 /** The Content-Length of a body sent whole (not chunked), as the request declares it. */
@@ -146,7 +146,10 @@ export function parseJsonBody<S extends z.ZodType>(c: Context<AppEnv>, schema: S
       if (text.length > 0) throw new HTTPException(415, { message: "Unsupported Media Type" });
       return schema.safeParse({});
     }
-    if (jsonTextTooDeep(text)) throw new DomainError("VALIDATION_ERROR", "Request body is nested too deeply", [{ in: "body", path: "(root)", message: TOO_DEEP }]);
+    if (jsonTextTooDeep(text)) {
+      c.set("decidedBy", "validation");
+      throw new DomainError("VALIDATION_ERROR", "Request body is nested too deeply", [{ in: "body", path: "(root)", message: TOO_DEEP }]);
+    }
     let value: unknown;
     try {
       value = JSON.parse(text);

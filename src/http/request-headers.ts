@@ -12,7 +12,7 @@ import type { Context } from "hono";
 import type { AppEnv } from "./env.js";
 
 interface NodeBindings {
-  incoming?: { headers?: Record<string, string | string[] | undefined> };
+  incoming?: { headers?: Record<string, string | string[] | undefined>; rawHeaders?: string[] };
 }
 
 /** The request's `name` header (a lower-case name), or undefined. Names are matched without regard to case. */
@@ -22,4 +22,9 @@ export function requestHeader(c: Context<AppEnv>, name: string): string | undefi
   const value = headers[name];
   // Only set-cookie is ever a list; an inherited property (a name such as "constructor") is none.
   return typeof value === "string" ? value : Array.isArray(value) ? value.join(", ") : undefined;
+}
+
+/** Under the Node server, the request's headers as received: names (in their own case) and values, alternating. */
+export function rawRequestHeaders(c: Context<AppEnv>): readonly string[] | undefined {
+  return (c.env as NodeBindings | undefined)?.incoming?.rawHeaders;
 }

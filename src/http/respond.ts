@@ -35,6 +35,25 @@ export function gatheredHeader(c: Context<AppEnv>, name: string): string | undef
   return c.get("out")?.headers[name];
 }
 
+/** Every header gathered so far: with a response the app wrote (`sendJson`), all that it carries. */
+export function gatheredHeaders(c: Context<AppEnv>): Record<string, string> | undefined {
+  return c.get("out")?.headers;
+}
+
+/**
+ * The JSON text of the answer the app wrote, forgotten with its Content-Type, so that another
+ * answer can take its place (a scenario rule that answers after the handler committed).
+ */
+export function takeSentJson(c: Context<AppEnv>): string | undefined {
+  const out = c.get("out");
+  const text = out?.text;
+  if (out && text !== undefined) {
+    delete out.text;
+    delete out.headers["Content-Type"];
+  }
+  return text;
+}
+
 /** The JSON text of the response, when the app wrote it (`sendJson`); else undefined. */
 export function sentJsonText(c: Context<AppEnv>): string | undefined {
   return c.get("out")?.text;

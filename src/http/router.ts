@@ -25,7 +25,7 @@ export function createRouter(options: { getPath?: (request: Request) => string }
     defaultHook: (result, c) => {
       if (!result.success) {
         const where = result.target === "json" ? "body" : result.target === "param" ? "path" : result.target === "query" ? "query" : "header";
-        return sendError(c, validationError(result.error, where));
+        return sendError(c, validationError(result.error, where), "validation");
       }
       return undefined;
     },
@@ -50,7 +50,7 @@ export function createRouter(options: { getPath?: (request: Request) => string }
     const withBody: Handler<AppEnv> = bodySchema
       ? (c, next) => {
           const checked = (result: z.ZodSafeParseResult<unknown>) => {
-            if (!result.success) return sendError(c, validationError(result.error, "body"));
+            if (!result.success) return sendError(c, validationError(result.error, "body"), "validation");
             c.req.addValidatedData("json", result.data as object);
             return handler(c, next);
           };

@@ -1,6 +1,7 @@
 /**
  * Applies scenarios, `Prefer` forcing and global latency to API requests: after credentials are
- * checked and before the real handler runs, so a forced domain error changes nothing in the shop.
+ * checked and before the real handler runs, so a forced domain error changes nothing in the shop;
+ * unless a rule says `commit`, and then it answers after the handler has run and committed.
  * @module
  */
 import type { Context } from "hono";
@@ -8,7 +9,7 @@ import { DomainError, type ErrorCode } from "../engine/errors.js";
 import type { AppEnv } from "../http/env.js";
 import type { Gate } from "../http/gateway.js";
 import { sendError } from "../http/errors.js";
-import { sendJson, setHeader } from "../http/respond.js";
+import { sendJson, setHeader, takeSentJson } from "../http/respond.js";
 import { bodyText } from "../http/request-body.js";
 import { requestHeader } from "../http/request-headers.js";
 import { API_BASE } from "../http/router.js";
@@ -27,6 +28,15 @@ export interface ScenarioDeps {
   registry: ScenarioRegistry;
   /** Global latency in ms for every API request: a number or [min, max]. */
   latency?: number | [number, number];
+}
+
+/**
+ * Aborts when the client gives up: the signal an in-process caller hands over with the request
+ * (`app.fetch(request, { signal })`), else the request's own. undici links a Request's own signal
+ * to the caller's only through a WeakRef, which a garbage collection can break.
+ */
+function clientSignal(c: Context<AppEnv>): AbortSignal {
+  return (c.env as { signal?: AbortSignal } | undefined)?.signal ?? c.req.raw.signal;
 }
 
 /** Waits, but stops early when the client gives up. */
@@ -83,7 +93,7 @@ async function fault(c: Context<AppEnv>, kind: Fault): Promise<Response> {
   if (kind === "malformed_json") {
     return c.body(MALFORMED_BODY, 200, { "Content-Type": "application/json" });
   }
-  const signal = c.req.raw.signal;
+  const signal = clientSignal(c);
   if (kind === "timeout") {
     // Never answer: hold the request until the client (or the server's shutdown) gives up.
     await new Promise<void>((resolve) => (signal.aborted ? resolve() : signal.addEventListener("abort", () => resolve(), { once: true })));
@@ -94,14 +104,8 @@ async function fault(c: Context<AppEnv>, kind: Fault): Promise<Response> {
   return c.body(null, 599 as never, { [FAULT_HEADER]: kind });
 }
 
-async function apply(
-  c: Context<AppEnv>,
-  respond: Respond,
-  limit: Decision["limit"],
-  why: string,
-  registry: ScenarioRegistry,
-): Promise<Response | undefined> {
-  if (respond.delayMs !== undefined) await sleep(registry.drawDelay(respond.delayMs, c.get("shop").id), c.req.raw.signal);
+/** The answer `respond` names itself (a documented error, a raw status, a fault), if any. */
+function ownAnswer(c: Context<AppEnv>, respond: Respond, why: string): Response | Promise<Response> | undefined {
   if (respond.error !== undefined) return forcedError(c, respond.error, respond.message, why);
   if (respond.status !== undefined) {
     const headers = { ...respond.headers };
@@ -109,6 +113,39 @@ async function apply(
     return sendJson(c, respond.body, respond.status as never, headers);
   }
   if (respond.fault !== undefined) return fault(c, respond.fault);
+  return undefined;
+}
+
+/**
+ * For a rule with `commit`: the handler's answer is kept for the journal, whatever it was (an
+ * error committed nothing), and the rule's own answer goes out in its place.
+ */
+async function afterCommit(c: Context<AppEnv>, handlers: Response, respond: Respond, why: string): Promise<Response> {
+  const written = takeSentJson(c);
+  const type = written !== undefined ? "application/json" : handlers.headers.get("Content-Type");
+  c.set("committed", { status: handlers.status, text: written ?? (await handlers.text()), type });
+  return ownAnswer(c, respond, why)!;
+}
+
+async function apply(
+  c: Context<AppEnv>,
+  respond: Respond,
+  limit: Decision["limit"],
+  why: string,
+  registry: ScenarioRegistry,
+  decidedBy: "scenario" | "prefer",
+): Promise<Response | undefined> {
+  if (respond.delayMs !== undefined) await sleep(registry.drawDelay(respond.delayMs, c.get("shop").id), clientSignal(c));
+  if (respond.commit === true) {
+    c.set("decidedBy", decidedBy);
+    c.set("replaceAnswer", (handlers) => afterCommit(c, handlers, respond, why));
+    return undefined;
+  }
+  const answer = ownAnswer(c, respond, why);
+  if (answer !== undefined) {
+    c.set("decidedBy", decidedBy);
+    return answer;
+  }
   if (limit) {
     setHeader(c, "X-RateLimit-Limit", String(limit.limit));
     setHeader(c, "X-RateLimit-Remaining", String(limit.remaining));
@@ -117,25 +154,36 @@ async function apply(
       return sendError(
         c,
         new DomainError("RATE_LIMITED", `Rate limit of ${limit.limit} requests exceeded; retry in ${limit.retryAfterSeconds} s`),
+        decidedBy,
       );
     }
   }
   return undefined;
 }
 
+/** The request's `Prefer` forcing, if any; a malformed header is the request's own fault (422). */
+function preferOf(c: Context<AppEnv>): Respond | undefined {
+  try {
+    return parsePrefer(requestHeader(c, "prefer"));
+  } catch (error) {
+    c.set("decidedBy", "validation");
+    throw error;
+  }
+}
+
 /** Answers instead of the handler when the `Prefer` header or a scenario rule says so. */
 export function applyScenarios(deps: ScenarioDeps): Gate {
   const { registry, latency } = deps;
   const decide = async (c: Context<AppEnv>): Promise<Response | undefined> => {
-    if (latency !== undefined) await sleep(registry.drawDelay(latency, c.get("shop").id), c.req.raw.signal);
-    const preferred = parsePrefer(requestHeader(c, "prefer"));
-    if (preferred) return apply(c, preferred, undefined, "forced by the Prefer header", registry);
+    if (latency !== undefined) await sleep(registry.drawDelay(latency, c.get("shop").id), clientSignal(c));
+    const preferred = preferOf(c);
+    if (preferred) return apply(c, preferred, undefined, "forced by the Prefer header", registry, "prefer");
     const shopId = c.get("shop").id;
     if (!registry.hasScenarios(shopId)) return undefined;
     const decision = registry.decide(await facts(c, registry.wantsBody(shopId)));
     if (!decision) return undefined;
     c.set("decision", { scenario: decision.scenario, rule: decision.rule, ...(decision.ruleName !== undefined && { ruleName: decision.ruleName }) });
-    return apply(c, decision.respond, decision.limit, `forced by scenario "${decision.scenario}" rule ${decision.rule}`, registry);
+    return apply(c, decision.respond, decision.limit, `forced by scenario "${decision.scenario}" rule ${decision.rule}`, registry, "scenario");
   };
   // Most requests meet no latency, no Prefer header and no scenario: they pass without a promise.
   return (c) =>

@@ -15,6 +15,7 @@ export const OPERATION_IDS = [
   "processEarnRule", "listTiers", "getTier", "listEarnRules", "getEarnRule", "getShop", "listRewards",
   "getReward", "listBeacons",
 ] as const;
+export type OperationId = (typeof OPERATION_IDS)[number];
 
 export const FAULTS = ["connection_reset", "empty_response", "malformed_json", "timeout"] as const;
 export type Fault = (typeof FAULTS)[number];
@@ -65,6 +66,10 @@ export const respondSchema = z
       .optional()
       .describe("A 429 RATE_LIMITED limiter over the matched requests"),
     fault: z.enum(FAULTS).optional(),
+    commit: z
+      .boolean()
+      .optional()
+      .describe("With error, status or fault: the real handler runs and commits first, then this answer replaces its response"),
     delayMs: delayMs.optional(),
   })
   .superRefine((r, ctx) => {
@@ -74,6 +79,9 @@ export const respondSchema = z
     }
     if (kinds.length === 0 && r.delayMs === undefined) {
       ctx.addIssue({ code: "custom", message: "needs one of error, status, rateLimit, fault or delayMs" });
+    }
+    if (r.commit === true && r.error === undefined && r.status === undefined && r.fault === undefined) {
+      ctx.addIssue({ code: "custom", path: ["commit"], message: "goes with error, status or fault: the answer that replaces the handler's" });
     }
     if (r.message !== undefined && r.error === undefined) ctx.addIssue({ code: "custom", path: ["message"], message: "goes with error" });
     for (const key of ["body", "headers"] as const) {

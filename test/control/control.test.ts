@@ -113,10 +113,16 @@ describe("/__sim/requests", () => {
     ]);
     expect(all[4]).toStrictEqual({
       id: 1, at: TS, shopId: "1", method: "POST", path: `/rest_api/v1/customers/${a}/stamps/award`, operation: "awardStamps", customerId: a,
-      query: {}, requestBody: { stamps: 3 }, status: 200, fault: null, responseBody: award.body, durationMs: expect.any(Number), scenario: null,
+      query: {}, requestHeaders: { "content-type": "application/json", "x-api-key": "sim_key", "x-api-secret": "***" }, requestBody: { stamps: 3 },
+      status: 200, fault: null,
+      responseHeaders: { "x-request-id": "req_000001", "x-ratelimit-limit": "1000", "x-ratelimit-remaining": "999", "content-type": "application/json" },
+      responseBody: award.body, committed: null, durationMs: expect.any(Number), decidedBy: "handler", scenario: null,
     });
-    expect(all[1]).toMatchObject({ operation: "listTiers", query: { x: "1" }, requestBody: null, responseBody: null, scenario: { scenario: "s", rule: 0, ruleName: "tp" } });
-    expect(all[0]).toMatchObject({ shopId: null, operation: "getShop" });
+    expect(all[1]).toMatchObject({
+      operation: "listTiers", query: { x: "1" }, requestBody: null, status: 418, responseBody: null, decidedBy: "scenario", scenario: { scenario: "s", rule: 0, ruleName: "tp" },
+      responseHeaders: { "x-request-id": "req_000004", "x-ratelimit-limit": "1000", "x-ratelimit-remaining": "996" },
+    });
+    expect(all[0]).toMatchObject({ shopId: null, operation: "getShop", decidedBy: "credentials", requestHeaders: {}, responseHeaders: { "x-request-id": "req_000005", "content-type": "application/json" } });
     const paths = async (query: string) =>
       (await sim.call("GET", `/__sim/requests?${query}`)).body.requests.map((e: { path: string }) => e.path.replace("/rest_api/v1", ""));
     expect(await paths("method=post")).toEqual([`/customers/${a}/stamps/award`]);
@@ -126,8 +132,8 @@ describe("/__sim/requests", () => {
     expect(await paths("status=404")).toEqual(["/customers/999"]);
     expect(await paths(`customerId=${a}`)).toEqual([`/customers/${a}/stamps/award`]);
     expect(await paths("limit=2")).toEqual(["/shop", "/tiers"]);
-    const bad = await sim.call("GET", "/__sim/requests?status=abc&limit=0");
-    expect(invalid(bad)).toEqual(["query status: Invalid input: expected number, received NaN", "query limit: Too small: expected number to be >=1"]);
+    const bad = await sim.call("GET", "/__sim/requests?status=abc&limit=-1");
+    expect(invalid(bad)).toEqual(["query status: Invalid input: expected number, received NaN", "query limit: Too small: expected number to be >=0"]);
     expect((await sim.call("DELETE", "/__sim/requests")).status).toBe(204);
     expect((await sim.call("GET", "/__sim/requests")).body.requests).toEqual([]);
   });

@@ -211,11 +211,21 @@ async function step(sim: TestSim, tenants: Tenant[], draw: Draw, label: string):
   noteCase(req, res.status, expected, shopOf(caller).store, others.map((t) => shopOf(t).store));
 }
 
-/** A shop's request journal as its own key lists it; `mine` says the entry is the shop's (null: no shop). */
+type HeaderMap = Record<string, string>;
+const without = (headers: HeaderMap, name: string): HeaderMap => Object.fromEntries(Object.entries(headers).filter(([n]) => n !== name));
+
+/**
+ * A shop's request journal as its own key lists it; `mine` says the entry is the shop's (null: no
+ * shop). The key a request sent and the request id (one counter for the process) differ from the
+ * twin's by design.
+ */
 async function journalOf(p: Place) {
   const res = await p.sim.call("GET", "/__sim/requests", { auth: false, headers: { "X-Api-Key": p.headers["X-Api-Key"]! } });
-  return res.body.requests.map(({ id, durationMs, shopId: owner, ...entry }: { id: number; durationMs: number; shopId: string | null }) => ({
+  type Entry = { id: number; durationMs: number; shopId: string | null; requestHeaders: HeaderMap; responseHeaders: HeaderMap | null };
+  return res.body.requests.map(({ id, durationMs, shopId: owner, requestHeaders, responseHeaders, ...entry }: Entry) => ({
     ...entry,
+    requestHeaders: without(requestHeaders, "x-api-key"),
+    responseHeaders: responseHeaders && without(responseHeaders, "x-request-id"),
     mine: owner === null ? null : owner === p.id,
   }));
 }

@@ -264,7 +264,7 @@ describe("validation", () => {
     expect(readFileSync(join(SCENARIOS_DIR, "scenario.schema.json"), "utf8")).toBe(serializeScenarioSchema());
     const validate = new Ajv2020({ strict: false, allErrors: true }).compile(JSON.parse(serializeScenarioSchema()));
     const files = readdirSync(SCENARIOS_DIR, { recursive: true, encoding: "utf8" }).filter((f) => /\.(ya?ml|json)$/.test(f) && !f.endsWith("scenario.schema.json"));
-    expect(files.length).toBe(16 + 4 + 2);
+    expect(files.length).toBe(16 + 5 + 2);
     for (const file of files) {
       const scenario = loadScenarioFile(join(SCENARIOS_DIR, file));
       const raw: unknown = parseYaml(readFileSync(join(SCENARIOS_DIR, file), "utf8"));
