@@ -1,0 +1,121 @@
+/**
+ * The CLI stops with the program that started it: a test that spawns it and goes away (or kills
+ * the npx in between) must not leave it running and holding the port. `npx` itself is in
+ * package.test.ts; here the same process trees are made with small parents.
+ */
+import { execFileSync } from "node:child_process";
+import { closeSync, mkdtempSync, openSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it, type TestContext } from "vitest";
+import { BIN, ensureBuilt, killAll, portIsFree, startCli, stopCli, within, type StartedCli } from "./support/cli.js";
+
+const tmp = mkdtempSync(join(tmpdir(), "loyalty-sim-parent-"));
+beforeAll(() => ensureBuilt(), 120_000);
+afterAll(async () => {
+  await killAll();
+  rmSync(tmp, { recursive: true, force: true });
+});
+
+/** Generous: the CLI checks its parent every second; this only turns a hang into a failure. */
+const GONE_MS = 15_000;
+
+/**
+ * A named pipe opened for reading and writing: as the CLI's stdin it is a pipe that never ends,
+ * whoever dies, so that only the parent checks can stop the CLI.
+ */
+function endlessPipe(ctx: TestContext): number {
+  const path = join(tmp, `fifo-${Math.random().toString(36).slice(2)}`);
+  execFileSync("mkfifo", [path]);
+  const fd = openSync(path, "r+");
+  ctx.onTestFinished(() => closeSync(fd));
+  return fd;
+}
+
+/**
+ * The CLI under a parent (a Node process that stays, as `npm exec` does) which runs it directly or
+ * through `sh -c`, as npm does; the parent's stdin, which the CLI inherits, is `stdin`. The tree
+ * is a process group of its own, killed when the test ends.
+ */
+async function underParent(ctx: TestContext, how: "shell" | "direct", stdin: "pipe" | "ignore" | "endless", args: string[] = [], env: Record<string, string> = {}) {
+  const cli = [process.execPath, BIN, "--port", "0", ...args];
+  const spawn = how === "shell" ? `spawn("sh", ["-c", ${JSON.stringify(cli.map((a) => `'${a}'`).join(" "))}]` : `spawn(${JSON.stringify(cli[0])}, ${JSON.stringify(cli.slice(1))}`;
+  const code = `const { spawn } = require("node:child_process"); ${spawn}, { stdio: "inherit" }); setInterval(() => {}, 60_000);`;
+  const run = await startCli([], env, 20_000, { command: [process.execPath, "-e", code], stdin: stdin === "endless" ? endlessPipe(ctx) : stdin });
+  ctx.onTestFinished(() => stopCli(run));
+  return { ...run, port: Number(new URL(run.origin).port) };
+}
+
+/** Resolves once the parent and every process that shares its output (the shell, the CLI) are gone. */
+const allGone = (run: StartedCli) => within(run.exited, GONE_MS, "the simulator still runs");
+
+const health = async (origin: string) => (await fetch(`${origin}/__sim/health`)).status;
+
+describe.concurrent("the CLI started by a program (its stdin a pipe) stops with it", { timeout: 30_000 }, () => {
+  it("exits 0 when its stdin closes, freeing the port", async (ctx) => {
+    const cli = await startCli(["--port", "0"], {}, 20_000, { stdin: "pipe" });
+    ctx.onTestFinished(() => stopCli(cli));
+    expect(await health(cli.origin)).toBe(200);
+    cli.child.stdin!.end();
+    expect(await allGone(cli)).toEqual({ code: 0, signal: null });
+    expect(cli.stdout()).toContain("loyalty-sim: stdin closed, shutting down");
+    expect(await portIsFree(Number(new URL(cli.origin).port))).toBe(true);
+  });
+
+  it("a Node parent killed with SIGKILL: Node closes the stdin it gave, the CLI exits", async (ctx) => {
+    const cli = await underParent(ctx, "shell", "pipe");
+    expect(await health(cli.origin)).toBe(200);
+    cli.child.kill("SIGKILL"); // the parent alone, not its group
+    await allGone(cli);
+    expect(cli.stdout()).toContain("loyalty-sim: stdin closed, shutting down");
+    expect(await portIsFree(cli.port)).toBe(true);
+  });
+
+  it.for(["SIGKILL", "SIGTERM"] as const)("its parent killed with %s, stdin still open: the CLI exits", async (signal, ctx) => {
+    const cli = await underParent(ctx, "direct", "endless");
+    expect(await health(cli.origin)).toBe(200);
+    cli.child.kill(signal);
+    await allGone(cli);
+    expect(cli.stdout()).toContain("loyalty-sim: its parent process exited, shutting down");
+    expect(await portIsFree(cli.port)).toBe(true);
+  });
+
+  it("run through a shell whose parent is killed with SIGKILL (the shell stays, as under a killed npx), stdin still open: the CLI exits", async (ctx) => {
+    const cli = await underParent(ctx, "shell", "endless");
+    expect(await health(cli.origin)).toBe(200);
+    cli.child.kill("SIGKILL");
+    await allGone(cli);
+    expect(cli.stdout()).toContain("loyalty-sim: the process that started its parent exited, shutting down");
+    expect(await portIsFree(cli.port)).toBe(true);
+  });
+
+  it("LOYALTY_SIM_EXIT_WITH_PARENT=true: exits with its parent though stdin is /dev/null", async (ctx) => {
+    const cli = await underParent(ctx, "direct", "ignore", [], { LOYALTY_SIM_EXIT_WITH_PARENT: "true" });
+    expect(await health(cli.origin)).toBe(200);
+    cli.child.kill("SIGKILL");
+    await allGone(cli);
+    expect(cli.stdout()).toContain("loyalty-sim: its parent process exited, shutting down");
+    expect(await portIsFree(cli.port)).toBe(true);
+  });
+});
+
+describe.concurrent("the CLI meant to outlive its parent keeps running", { timeout: 30_000 }, () => {
+  // Three checks of the parent (one a second) pass in this time.
+  const afterThreeChecks = () => new Promise((resolve) => setTimeout(resolve, 3_500));
+
+  it("stdin /dev/null (a shell's background job, nohup, Docker, systemd): its parent gone, it answers", async (ctx) => {
+    const cli = await underParent(ctx, "shell", "ignore");
+    cli.child.kill("SIGKILL");
+    await afterThreeChecks();
+    expect(await health(cli.origin)).toBe(200);
+    expect(cli.stdout()).not.toContain("shutting down");
+  });
+
+  it("--no-exit-with-parent: its stdin closed and its parent gone, it answers", async (ctx) => {
+    const cli = await underParent(ctx, "shell", "pipe", ["--no-exit-with-parent"]);
+    cli.child.kill("SIGKILL");
+    await afterThreeChecks();
+    expect(await health(cli.origin)).toBe(200);
+    expect(cli.stdout()).not.toContain("shutting down");
+  });
+});
