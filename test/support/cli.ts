@@ -4,9 +4,10 @@
  * @module
  */
 import { spawn, execFileSync, type ChildProcess } from "node:child_process";
-import { existsSync } from "node:fs";
+import { closeSync, existsSync, mkdtempSync, openSync, rmSync } from "node:fs";
 import { createServer } from "node:net";
-import { availableParallelism } from "node:os";
+import { availableParallelism, tmpdir } from "node:os";
+import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 
 export const ROOT = fileURLToPath(new URL("../../", import.meta.url));
@@ -188,4 +189,19 @@ export function within<T>(promise: Promise<T>, ms: number, what: string): Promis
   let timer: NodeJS.Timeout | undefined;
   const late = new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error(`${what} after ${ms} ms`)), ms)));
   return Promise.race([promise, late]).finally(() => clearTimeout(timer));
+}
+
+/**
+ * A named pipe opened for reading and writing: given as stdin it is a pipe that never ends,
+ * whoever dies, so that only the CLI's parent checks can stop it. Closed when the test finishes.
+ */
+export function endlessPipe(ctx: { onTestFinished(fn: () => void): void }): number {
+  const dir = mkdtempSync(join(tmpdir(), "loyalty-sim-fifo-"));
+  execFileSync("mkfifo", [join(dir, "stdin")]);
+  const fd = openSync(join(dir, "stdin"), "r+");
+  ctx.onTestFinished(() => {
+    closeSync(fd);
+    rmSync(dir, { recursive: true, force: true });
+  });
+  return fd;
 }
