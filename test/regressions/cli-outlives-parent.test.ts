@@ -4,7 +4,7 @@
  * package.test.ts; here the same process trees are made with small parents.
  */
 import { afterAll, beforeAll, describe, expect, it, type TestContext } from "vitest";
-import { BIN, endlessPipe, ensureBuilt, killAll, portIsFree, startCli, stopCli, within, type StartedCli } from "./support/cli.js";
+import { BIN, endlessPipe, ensureBuilt, killAll, portIsFree, startCli, stopCli, within, type StartedCli } from "../support/cli.js";
 
 beforeAll(() => ensureBuilt(), 120_000);
 afterAll(killAll);
