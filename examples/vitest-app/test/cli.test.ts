@@ -6,7 +6,7 @@ import { afterAll, expect, it } from "vitest";
 const cli = spawn("npx", ["loyalty-sim", "--port", "0", "--quiet"], { stdio: ["pipe", "pipe", "inherit"] });
 const url = await new Promise<string>((resolve, reject) => {
   let out = "";
-  // Keep reading: a full stdout pipe would stop the simulator at its next line.
+  // Keep reading: the simulator would stall on a full stdout pipe.
   cli.stdout.setEncoding("utf8").on("data", (chunk: string) => {
     out += chunk;
     const listening = /listening on (\S+)/.exec(out);
