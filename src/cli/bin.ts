@@ -94,18 +94,8 @@ async function main(): Promise<void> {
   };
   process.once("SIGINT", () => stop("SIGINT"));
   process.once("SIGTERM", () => stop("SIGTERM"));
-  if (config.exitWithParent ?? stdinIsPipe()) {
-    watchParent((why) => {
-      // Whoever read our output may be gone with the parent: a write to its pipe must not crash
-      // the shutdown before the data file is written.
-      for (const stream of [process.stdout, process.stderr]) stream.on("error", ignoreBrokenPipe);
-      stop(why);
-    });
-  }
-}
-
-function ignoreBrokenPipe(error: NodeJS.ErrnoException): void {
-  if (error.code !== "EPIPE") throw error;
+  // console.log ignores a failed write: the reader of our output may be gone with the parent.
+  if (config.exitWithParent ?? stdinIsPipe()) watchParent(stop);
 }
 
 main().catch(fail);

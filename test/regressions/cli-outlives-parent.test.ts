@@ -3,6 +3,9 @@
  * the npx in between) must not leave it running and holding the port. `npx` itself is in
  * package.test.ts; here the same process trees are made with small parents.
  */
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it, type TestContext } from "vitest";
 import { BIN, endlessPipe, ensureBuilt, killAll, portIsFree, startCli, stopCli, within, type StartedCli } from "../support/cli.js";
 
@@ -77,6 +80,31 @@ describe.concurrent("the CLI started by a program (its stdin a pipe) stops with 
     await allGone(cli);
     expect(cli.stdout()).toContain("loyalty-sim: its parent process exited, shutting down");
     expect(await portIsFree(cli.port)).toBe(true);
+  });
+});
+
+describe("the CLI whose output's reader went away with its parent", { timeout: 30_000 }, () => {
+  it("still writes its data file before it exits", async (ctx) => {
+    const dir = mkdtempSync(join(tmpdir(), "loyalty-sim-parent-data-"));
+    ctx.onTestFinished(() => rmSync(dir, { recursive: true, force: true }));
+    const data = join(dir, "state.json");
+    // The parent reads the CLI's stdout and passes it on; once it is dead, writing there fails (EPIPE).
+    const args = [BIN, "--port", "0", "--data", data, "--flush-ms", "60000"];
+    const code = `const { spawn } = require("node:child_process"); const c = spawn(process.execPath, ${JSON.stringify(args)}, { stdio: ["pipe", "pipe", "inherit"] }); c.stdout.pipe(process.stdout); setInterval(() => {}, 60_000);`;
+    const cli = await startCli([], {}, 20_000, { command: [process.execPath, "-e", code] });
+    ctx.onTestFinished(() => stopCli(cli));
+    const headers = { "X-Api-Key": "sim_key", "X-Api-Secret": "sim_secret", "Content-Type": "application/json" };
+    const created = await fetch(`${cli.origin}/__sim/customers`, { method: "POST", headers, body: JSON.stringify({ firstName: "Ada", lastName: "Byron", email: "ada@example.com" }) });
+    const { id } = (await created.json()) as { id: string };
+    const award = await fetch(`${cli.origin}/rest_api/v1/customers/${id}/stamps/award`, { method: "POST", headers, body: JSON.stringify({ stamps: 7 }) });
+    expect(award.status).toBe(200);
+
+    cli.child.kill("SIGKILL");
+    await allGone(cli); // the CLI holds our stderr: it is closed once the CLI is gone
+    expect(cli.stderr()).toBe("");
+    type Saved = { shops: { spec: { id: string }; data: { customers: { id: string; balance: number }[] } }[] };
+    const saved = JSON.parse(readFileSync(data, "utf8")) as Saved;
+    expect(saved.shops[0]!.data.customers.find((c) => c.id === id)?.balance).toBe(7);
   });
 });
 
