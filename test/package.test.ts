@@ -1,30 +1,15 @@
 /**
- * The npm package as users get it: `npm pack` (its `prepare` builds), then in an empty folder
- * `npm install <tarball>`, `npx loyalty-sim`, and `import { createSimulator } from "loyalty-sim"`.
- * The pack runs in a copy of the working tree, so its build never rewrites the dist/ that other
- * test files are running at the same time.
+ * The npm package as users get it: packed (support/pack.ts; its `prepare` builds), then in an
+ * empty folder `npm install <tarball>`, `npx loyalty-sim`, and `import { createSimulator } from "loyalty-sim"`.
  */
-import { execFile } from "node:child_process";
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, relative } from "node:path";
-import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { killAll, ROOT, startCli, stopCli } from "./support/cli.js";
+import { endlessPipe, killAll, portIsFree, ROOT, startCli, stopCli, within } from "./support/cli.js";
+import { cleanEnv, npm, packedTarball, run } from "./support/pack.js";
 
-const run = promisify(execFile);
 const { version } = JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8")) as { version: string };
-
-/** Our environment without npm's own variables (an `npm test` run sets npm_config_local_prefix etc.). */
-function npmEnv(): Record<string, string> {
-  const env: Record<string, string> = {};
-  for (const [key, value] of Object.entries(process.env)) {
-    if (value !== undefined && !/^(npm_|INIT_CWD$|LOYALTY_SIM_)/i.test(key)) env[key] = value;
-  }
-  return env;
-}
-
-const npm = (args: string[], cwd: string, timeout = 90_000) => run("npm", args, { cwd, env: npmEnv(), timeout, maxBuffer: 64 * 1024 * 1024 });
 
 let tmp: string;
 let tarball: string;
@@ -34,26 +19,11 @@ let packed: string[];
 let app: string;
 
 beforeAll(async () => {
-  tmp = mkdtempSync(join(tmpdir(), "loyalty-sim-pack-"));
-  const copy = join(tmp, "repo");
-  const skip = new Set(["node_modules", "dist", ".git", "coverage"]);
-  cpSync(ROOT, copy, {
-    recursive: true,
-    filter: (src) => {
-      const rel = relative(ROOT, src);
-      return rel === "" || (!skip.has(rel.split(/[\\/]/)[0]!) && !rel.endsWith(".tgz"));
-    },
-  });
-  // The dev dependencies `prepare` needs to build (tsc), without a second install.
-  symlinkSync(join(ROOT, "node_modules"), join(copy, "node_modules"), "dir");
-  mkdirSync(join(tmp, "out"));
-  await npm(["pack", "--pack-destination", join(tmp, "out")], copy, 120_000);
-  const [file, ...more] = readdirSync(join(tmp, "out"));
-  expect(more).toEqual([]);
-  tarball = join(tmp, "out", file!);
+  tarball = await packedTarball();
   const { stdout } = await run("tar", ["-tzf", tarball]);
   packed = stdout.split("\n").filter(Boolean).map((p) => p.replace(/^package\//, ""));
 
+  tmp = mkdtempSync(join(tmpdir(), "loyalty-sim-package-"));
   app = join(tmp, "app");
   mkdirSync(app);
   await npm(["init", "-y"], app);
@@ -91,7 +61,7 @@ describe("the npm package", { timeout: 60_000 }, () => {
   });
 
   it("starts with npx loyalty-sim and serves the health check and the API", async () => {
-    const cli = await startCli(["--port", "0"], npmEnv(), 60_000, { command: ["npx", "loyalty-sim"], cwd: app, cleanEnv: true });
+    const cli = await startCli(["--port", "0"], cleanEnv(), 60_000, { command: ["npx", "loyalty-sim"], cwd: app, cleanEnv: true });
     try {
       expect(cli.banner).toContain(`loyalty-sim ${version} listening on ${cli.origin}`);
       const health = await fetch(`${cli.origin}/__sim/health`);
@@ -107,6 +77,27 @@ describe("the npm package", { timeout: 60_000 }, () => {
     } finally {
       await stopCli(cli);
     }
+  });
+
+  // A test that starts `npx loyalty-sim` and kills it kills npm, not the simulator npm runs under a
+  // shell: the simulator sees its stdin close (Node closes the pipe it gave npx), or, stdin kept
+  // open by someone else, its parent (the shell) orphaned (SIGKILL) or gone (npm forwards SIGTERM).
+  // With a pipe, its close and the parent checks race: any of them may be first.
+  const ANY = "stdin closed|its parent process exited|the process that started its parent exited";
+  it.for([
+    ["SIGTERM", "pipe", ANY],
+    ["SIGKILL", "pipe", ANY],
+    ["SIGTERM", "endless", "its parent process exited"],
+    ["SIGKILL", "endless", "the process that started its parent exited"],
+  ] as const)("npx loyalty-sim killed with %s, stdin %s: the simulator exits (%s) and frees the port", async ([signal, stdin, why], ctx) => {
+    const cli = await startCli(["--port", "0"], cleanEnv(), 60_000, { command: ["npx", "loyalty-sim"], cwd: app, cleanEnv: true, stdin: stdin === "pipe" ? "pipe" : endlessPipe(ctx) });
+    ctx.onTestFinished(() => stopCli(cli));
+    expect((await fetch(`${cli.origin}/__sim/health`)).status).toBe(200);
+    cli.child.kill(signal); // npm alone, not its process group
+    // Resolves once npm and everything sharing its output (the shell, the simulator) are gone.
+    await within(cli.exited, 15_000, "the simulator still runs");
+    expect(cli.stdout()).toMatch(new RegExp(`^loyalty-sim: (${why}), shutting down$`, "m"));
+    expect(await portIsFree(Number(new URL(cli.origin).port))).toBe(true);
   });
 
   it("is importable from ESM: createSimulator answers in process, createClient is there", async () => {
@@ -131,7 +122,7 @@ console.log(JSON.stringify({
 }));
 `,
     );
-    const { stdout } = await run(process.execPath, ["check.mjs"], { cwd: app, env: npmEnv(), timeout: 30_000 });
+    const { stdout } = await run(process.execPath, ["check.mjs"], { cwd: app, env: cleanEnv(), timeout: 30_000 });
     expect(JSON.parse(stdout)).toEqual({
       shop: [200, "Crumb & Bean Rewards"],
       count: 3,
@@ -151,7 +142,7 @@ console.log(JSON.stringify(error.stack));
 `,
     );
     // With source maps applied, as Node does them and as test runners do.
-    const { stdout } = await run(process.execPath, ["--enable-source-maps", "trace.mjs"], { cwd: app, env: npmEnv(), timeout: 30_000 });
+    const { stdout } = await run(process.execPath, ["--enable-source-maps", "trace.mjs"], { cwd: app, env: cleanEnv(), timeout: 30_000 });
     const stack = JSON.parse(stdout) as string;
     expect(stack).toMatch(/^SimulatorError: POST \/__sim\/customers\/404404\/merge: 404 CUSTOMER_NOT_FOUND/);
     const installed = join(app, "node_modules", "loyalty-sim");
@@ -189,7 +180,7 @@ interception.restore();
     );
     const tsc = join(ROOT, "node_modules/typescript/bin/tsc");
     const args = ["--noEmit", "--strict", "--skipLibCheck", "--module", "nodenext", "--moduleResolution", "nodenext", "--target", "es2022", "--lib", "es2023,dom", "check.mts"];
-    const result = await run(process.execPath, [tsc, ...args], { cwd: app, env: npmEnv(), timeout: 60_000 }).catch((e: { stdout: string; code: number }) => e);
+    const result = await run(process.execPath, [tsc, ...args], { cwd: app, env: cleanEnv(), timeout: 60_000 }).catch((e: { stdout: string; code: number }) => e);
     expect(result.stdout).toBe("");
   });
 });
