@@ -32,6 +32,11 @@ export const GRAPHQL_LIMITS = {
   fields: 2_000,
   /** Items the list fields of one operation may ask for in all (the sum of their `limit`s). */
   listItems: 10_000,
+  /**
+   * Object fields and list items in one variable's value, at every level: the schema's one input
+   * object has 3 fields, and graphql-js writes the whole value into each error about it.
+   */
+  variableValues: 100,
 } as const;
 
 export type Compiled = { document: DocumentNode; errors?: undefined } | { document?: undefined; errors: readonly GraphQLError[] };

@@ -54,6 +54,21 @@ function chooseOperation(document: DocumentNode, name: string | null | undefined
   return documentError(operations.length === 0 ? "Must provide an operation." : "Must provide operation name if query contains multiple operations.");
 }
 
+/** Whether a value holds more than `max` object fields and list items, at every level (counted with a stack of its own). */
+function holdsMoreThan(value: unknown, max: number): boolean {
+  const stack = [value];
+  let count = 0;
+  while (stack.length > 0) {
+    const node = stack.pop();
+    if (node === null || typeof node !== "object") continue;
+    const children = Array.isArray(node) ? node : Object.values(node);
+    count += children.length;
+    if (count > max) return true;
+    stack.push(...children);
+  }
+  return false;
+}
+
 /** Whether `@skip`/`@include` leave a selection out, for these variables. */
 function skipped(node: Parameters<typeof getDirectiveValues>[1], variables: Record<string, unknown>): boolean {
   if (getDirectiveValues(GraphQLSkipDirective, node, variables)?.if === true) return true;
@@ -96,6 +111,12 @@ export function prepareOperation(
   const operation = chooseOperation(document, operationName);
   if (operation instanceof GraphQLError) return { errors: [operation] };
   if (operation.operation === "subscription") return { errors: [documentError("Schema is not configured to execute subscription operation.")] };
+  for (const definition of operation.variableDefinitions ?? []) {
+    const name = definition.variable.name.value;
+    if (variables && holdsMoreThan(variables[name], GRAPHQL_LIMITS.variableValues)) {
+      return { errors: [documentError(`Variable "$${name}" may hold at most ${GRAPHQL_LIMITS.variableValues} object fields and list items.`)] };
+    }
+  }
   const coerced = getVariableValues(schema, operation.variableDefinitions ?? [], variables ?? {}, { maxErrors: 50 });
   if (coerced.errors) return { errors: coerced.errors };
   const fragments = new Map<string, FragmentDefinitionNode>();
