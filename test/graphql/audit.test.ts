@@ -13,7 +13,7 @@ describe("graphql-http's auditServer", () => {
   it("passes every MUST and SHOULD audit", async () => {
     const { shop } = createTestSim({ customers: 3 });
     const cache = new DocumentCache();
-    const fetchFn = async (_url: RequestInfo | URL, init?: RequestInit) => {
+    const fetchFn = async (_url: string | URL | Request, init?: RequestInit) => {
       const headers = new Headers(init?.headers);
       const request = {
         method: init?.method ?? "GET",
