@@ -13,7 +13,7 @@ import type { DocumentCache } from "./documents.js";
 import { prepareOperation, type PreparedOperation } from "./operation.js";
 import { rootValue, type GraphQLContext } from "./resolvers.js";
 import { schema } from "./schema.js";
-import { REST_TWINS, type RootField } from "./twins.js";
+import { customerIdOf, REST_TWINS, type RootField } from "./twins.js";
 
 export const GRAPHQL_RESPONSE = "application/graphql-response+json";
 export const JSON_MEDIA = "application/json";
@@ -156,16 +156,13 @@ export function operationRecord(prepared: PreparedOperation, result?: ExecutionR
   return {
     operationType: prepared.operationType,
     operationName: prepared.operationName,
-    fields: prepared.rootFields.map(({ field, alias, responseKey, args }) => {
-      const customerId = args.customerId ?? (field === "customer" || field === "updateCustomer" ? args.id : undefined);
-      return {
-        field,
-        alias,
-        operation: REST_TWINS[field].operation,
-        customerId: typeof customerId === "string" ? customerId : null,
-        error: failed.get(responseKey) ?? null,
-      };
-    }),
+    fields: prepared.rootFields.map(({ field, alias, responseKey, args }) => ({
+      field,
+      alias,
+      operation: REST_TWINS[field].operation,
+      customerId: customerIdOf(field, args) ?? null,
+      error: failed.get(responseKey) ?? null,
+    })),
   };
 }
 

@@ -30,7 +30,7 @@ export interface GraphQLContext {
   shop: ShopEngine;
   /** Decisions by response key (the alias, else the field name) of root fields. */
   forced?: ReadonlyMap<string, FieldDecision>;
-  /** Waits before a delayed field resolves; phase in the caller's notion of giving up. */
+  /** How a delayed field waits (the caller's may end early when the client gives up); default a timer. */
   wait?: (ms: number) => Promise<void>;
   /** Told of anything a resolver throws that is not a refusal: a bug, answered INTERNAL_ERROR. */
   onBug?: (error: unknown) => void;

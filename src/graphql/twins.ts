@@ -139,6 +139,15 @@ function restRecordId(id: string): number | string {
   return /^(0|[1-9]\d*)$/.test(id) && Number.isSafeInteger(Number(id)) ? Number(id) : id;
 }
 
+/** The customer a root field is about: the argument that fills its twin's `/customers/{id}`. */
+export function customerIdOf(field: RootField, args: Readonly<Record<string, unknown>>): string | undefined {
+  const twin = REST_TWINS[field];
+  if (!twin.path.startsWith("/customers/{id}")) return undefined;
+  const argPath = Object.keys(twin.args).find((key) => twin.args[key]!.in === "path" && twin.args[key]!.name === "id");
+  const value = argPath === undefined ? undefined : argumentValue(args, argPath);
+  return value === undefined ? undefined : String(value);
+}
+
 export function restTwinRequest(field: RootField, args: Readonly<Record<string, unknown>>): RestTwinRequest {
   const twin = REST_TWINS[field];
   const params: Record<string, string> = {};
@@ -154,6 +163,7 @@ export function restTwinRequest(field: RootField, args: Readonly<Record<string, 
     else body![to.name] = to.recordId ? restRecordId(text) : value;
   }
   const filled = twin.path.replace(/\{(\w+)\}/g, (_, name: string) => encodeURIComponent(params[name] ?? ""));
+  const customerId = customerIdOf(field, args);
   return {
     operation: twin.operation,
     method: twin.method,
@@ -161,7 +171,7 @@ export function restTwinRequest(field: RootField, args: Readonly<Record<string, 
     params,
     query,
     ...(body !== undefined && { body }),
-    ...(twin.path.startsWith("/customers/{id}") && params.id !== undefined && { customerId: params.id }),
+    ...(customerId !== undefined && { customerId }),
   };
 }
 

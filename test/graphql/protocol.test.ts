@@ -118,6 +118,19 @@ describe("GraphQL's own request errors (spec 2.5)", () => {
     expect(state()).toBe(before);
   });
 
+  it("what ran is recorded: each root field with its alias, REST twin, customer and the code it ended with", async () => {
+    const res = await sim.gql(`query Look($skip: Boolean!) { c: customer(id: "${C}") { id } customer(id: "0") { id } __typename s: shop @skip(if: $skip) { currency } ...F } fragment F on Query { tiers { id } }`, { skip: true });
+    expect(res.graphql).toStrictEqual({
+      operationType: "query",
+      operationName: "Look",
+      fields: [
+        { field: "customer", alias: "c", operation: "getCustomer", customerId: C, error: null },
+        { field: "customer", alias: null, operation: "getCustomer", customerId: "0", error: "CUSTOMER_NOT_FOUND" },
+        { field: "tiers", alias: null, operation: "listTiers", customerId: null, error: null },
+      ],
+    });
+  });
+
   it("the named operation of several runs", async () => {
     const res = await sim.gql("query A { shop { currency } } query B { beacons { id } }", undefined, { operationName: "A" });
     expect(res.body).toStrictEqual({ data: { shop: { currency: "USD" } } });
@@ -229,10 +242,15 @@ describe("decisions taken before execution (forced)", () => {
   it("a forced code fails only its field, with the reason given, and its resolver never runs", async () => {
     const before = state();
     const forced = new Map([["r", { error: "INSUFFICIENT_STAMPS" as const, reason: "forced by the Prefer header" }]]);
-    const res = await sim.gql(`mutation { r: redeemReward(customerId: "${C}", rewardProductId: "101") { code } }`, undefined, { forced });
+    const res = await sim.gql(`mutation Checkout { r: redeemReward(customerId: "${C}", rewardProductId: "101") { code } }`, undefined, { forced });
     expect(res.body).toStrictEqual({
       data: null,
-      errors: [{ message: "INSUFFICIENT_STAMPS", locations: [{ line: 1, column: 12 }], path: ["r"], extensions: { reason: "forced by the Prefer header" } }],
+      errors: [{ message: "INSUFFICIENT_STAMPS", locations: [{ line: 1, column: 21 }], path: ["r"], extensions: { reason: "forced by the Prefer header" } }],
+    });
+    expect(res.graphql).toStrictEqual({
+      operationType: "mutation",
+      operationName: "Checkout",
+      fields: [{ field: "redeemReward", alias: "r", operation: "redeemReward", customerId: C, error: "INSUFFICIENT_STAMPS" }],
     });
     expect(state()).toBe(before);
     const other = await sim.gql(`{ r: shop { currency } s: shop { currency } }`, undefined, { forced: new Map([["s", { error: "TIER_UPDATE_FAILED" as const }]]) });
