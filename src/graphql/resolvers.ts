@@ -132,6 +132,7 @@ const CALLS: Record<RootField, (args: Args, shop: ShopEngine) => unknown> = {
 
 /** What a thrown refusal or bug becomes: the field's error. */
 function asFieldError(field: RootField, error: unknown, ctx: GraphQLContext): GraphQLError {
+  if (error instanceof GraphQLError) return error;
   if (error instanceof DomainError) {
     // REST refuses a removed or merged customer's tier change as it refuses any change of theirs;
     // GraphQL documents a code of its own for it.
@@ -144,9 +145,9 @@ function asFieldError(field: RootField, error: unknown, ctx: GraphQLContext): Gr
 
 function resolve(field: RootField, args: Args, ctx: GraphQLContext, decision: FieldDecision | undefined): unknown {
   if (decision?.error !== undefined) throw fieldError(decision.error, decision.reason ?? `forced for ${field}`);
-  const issues = argumentIssues(field, args);
-  if (issues.length > 0) throw fieldError("VALIDATION_ERROR", ERROR_CATALOG.VALIDATION_ERROR.message, issues);
   try {
+    const issues = argumentIssues(field, args);
+    if (issues.length > 0) throw fieldError("VALIDATION_ERROR", ERROR_CATALOG.VALIDATION_ERROR.message, issues);
     return CALLS[field](args, ctx.shop);
   } catch (error) {
     throw asFieldError(field, error, ctx);

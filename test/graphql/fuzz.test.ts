@@ -114,6 +114,8 @@ describe("generated operations over the 21 root fields", () => {
     await fc.assert(
       fc.asyncProperty(operation, async (op) => {
         const { query, variables } = documentOf(op);
+        // Stamps that expired by now leave when their customer is next read, whatever the request.
+        for (const c of customers()) sim.shop.getCustomer(c.id);
         const before = JSON.stringify(sim.shop.store.data);
         const res = await sim.gql(query, variables);
         expect(res.status).toBe(200);

@@ -11,6 +11,8 @@ import { expectRequestError, graphqlSim } from "./graphql-sim.js";
 const sim = graphqlSim();
 const C = sim.activeCustomer(20);
 const GRJ = "application/graphql-response+json";
+// Stamps that expired by now leave when their customer is first read, whatever the request.
+for (const c of sim.shop.store.data.customers) sim.shop.getCustomer(c.id);
 const state = () => JSON.stringify(sim.shop.store.data);
 
 describe("media types and statuses (checks 16, 37)", () => {
@@ -256,5 +258,22 @@ describe("decisions taken before execution (forced)", () => {
     const other = await sim.gql(`{ r: shop { currency } s: shop { currency } }`, undefined, { forced: new Map([["s", { error: "TIER_UPDATE_FAILED" as const }]]) });
     expect(other.body.data).toStrictEqual({ r: { currency: "USD" }, s: null });
     expect(other.body.errors[0]).toMatchObject({ message: "TIER_UPDATE_FAILED", extensions: { reason: "forced for shop" } });
+  });
+});
+
+describe("a bug in a resolver", () => {
+  it("is INTERNAL_ERROR at the field's path, told to onBug, its text kept out of the answer; HTTP stays 200", async () => {
+    const broken = Object.create(sim.shop, { getShop: { value: () => { throw new TypeError("secret detail"); } } });
+    const bugs: unknown[] = [];
+    const request = { method: "POST", contentType: "application/json", bodyText: '{"query":"{ shop { currency } beacons { id } }"}' };
+    const res = await handleGraphQLRequest(request, { shop: broken, onBug: (e) => bugs.push(e) }, new DocumentCache());
+    expect(res.status).toBe(200);
+    expect(res.body).not.toContain("secret");
+    const body = JSON.parse(res.body);
+    expect(body.data.shop).toBeNull();
+    expect(body.data.beacons).toHaveLength(2);
+    expect(body.errors).toStrictEqual([{ message: "INTERNAL_ERROR", locations: [{ line: 1, column: 3 }], path: ["shop"], extensions: { reason: "Internal server error" } }]);
+    expect(bugs).toHaveLength(1);
+    expect((bugs[0] as Error).message).toBe("secret detail");
   });
 });
