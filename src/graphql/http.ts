@@ -86,6 +86,20 @@ function refuse(status: number, media: MediaType, message: string, headers?: Rec
   return { response: respond(status, media, { errors: [{ message }] }, null, headers) };
 }
 
+/**
+ * A refusal of the gateway (credentials, access, plan, quota, body size, a bad `Prefer`) in
+ * GraphQL's shape: the code as `message`, no `data`, the REST status, the negotiated media type.
+ */
+export function refusalResponse(status: number, accept: string | undefined, code: string, reason: string, details?: readonly object[]): GraphQLHttpResponse {
+  const extensions = { reason, ...(details && { details }) };
+  return respond(status, negotiate(accept) ?? JSON_MEDIA, { errors: [{ message: code, extensions }] });
+}
+
+/** Whether a request is a browser's asking for GraphiQL: a GET that accepts HTML. */
+export function wantsGraphiQL(method: string, accept: string | undefined): boolean {
+  return method === "GET" && accept !== undefined && /(^|,)\s*text\/html\s*(;|,|$)/i.test(accept);
+}
+
 /** GraphQL's own refusal (syntax, validation, operation, variables, caps): 400, or 200 for plain JSON clients. */
 function requestErrors(media: MediaType, errors: readonly GraphQLError[]): { response: GraphQLHttpResponse } {
   return { response: respond(media === GRAPHQL_RESPONSE ? 400 : 200, media, { errors }) };

@@ -15,6 +15,8 @@ export {
   operationRecord,
   prepareRequest,
   readRequest,
+  refusalResponse,
+  wantsGraphiQL,
   writeResult,
   GRAPHQL_RESPONSE,
   JSON_MEDIA,

@@ -5,7 +5,7 @@
  * @module
  */
 import { describe, expect, it } from "vitest";
-import { DocumentCache, GRAPHQL_LIMITS, handleGraphQLRequest, negotiate } from "../../src/graphql/index.js";
+import { DocumentCache, GRAPHQL_LIMITS, handleGraphQLRequest, negotiate, refusalResponse, wantsGraphiQL } from "../../src/graphql/index.js";
 import { expectRequestError, graphqlSim } from "./graphql-sim.js";
 
 const sim = graphqlSim();
@@ -275,5 +275,30 @@ describe("a bug in a resolver", () => {
     expect(body.errors).toStrictEqual([{ message: "INTERNAL_ERROR", locations: [{ line: 1, column: 3 }], path: ["shop"], extensions: { reason: "Internal server error" } }]);
     expect(bugs).toHaveLength(1);
     expect((bugs[0] as Error).message).toBe("secret detail");
+  });
+});
+
+describe("helpers for the gateway", () => {
+  it("writes a gateway refusal in GraphQL's shape, with the REST status and the negotiated type", () => {
+    expect(refusalResponse(401, GRJ, "UNAUTHORIZED", "Invalid API credentials")).toStrictEqual({
+      status: 401,
+      headers: { "Content-Type": `${GRJ}; charset=utf-8` },
+      body: '{"errors":[{"message":"UNAUTHORIZED","extensions":{"reason":"Invalid API credentials"}}]}',
+      graphql: null,
+    });
+    const prefer = refusalResponse(422, "text/plain", "VALIDATION_ERROR", "Request validation failed", [{ in: "header", path: "Prefer", message: "bogus=1: unknown preference" }]);
+    expect(prefer.headers["Content-Type"]).toBe("application/json; charset=utf-8");
+    expect(JSON.parse(prefer.body).errors[0].extensions.details).toStrictEqual([{ in: "header", path: "Prefer", message: "bogus=1: unknown preference" }]);
+  });
+
+  it.each([
+    ["GET", "text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8", true],
+    ["GET", "TEXT/HTML", true],
+    ["GET", "application/json", false],
+    ["GET", "text/htmlx", false],
+    ["GET", undefined, false],
+    ["POST", "text/html", false],
+  ])("%s with Accept %s wants GraphiQL: %s", (method, accept, expected) => {
+    expect(wantsGraphiQL(method, accept)).toBe(expected);
   });
 });
