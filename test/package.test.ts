@@ -38,7 +38,7 @@ afterAll(async () => {
 describe("the npm package", { timeout: 60_000 }, () => {
   it("is named after the version and ships the runtime files only", () => {
     expect(tarball.endsWith(`loyalty-sim-${version}.tgz`)).toBe(true);
-    for (const file of ["package.json", "README.md", "dist/cli/bin.js", "dist/cli/healthcheck.js", "dist/index.js", "dist/index.d.ts", "fixtures/default.json", "openapi/openapi.json", "scenarios/scenario.schema.json"]) {
+    for (const file of ["package.json", "README.md", "dist/cli/bin.js", "dist/cli/healthcheck.js", "dist/index.js", "dist/index.d.ts", "fixtures/default.json", "openapi/openapi.json", "graphql/schema.graphql", "scenarios/scenario.schema.json"]) {
       expect(packed, file).toContain(file);
     }
     const shipped = (dir: string) => readdirSync(join(ROOT, dir), { recursive: true, withFileTypes: true }).filter((e) => e.isFile()).map((e) => relative(ROOT, join(e.parentPath, e.name)).replaceAll("\\", "/"));
@@ -49,15 +49,15 @@ describe("the npm package", { timeout: 60_000 }, () => {
     expect(packed.filter((p) => p.startsWith("fixtures/")).sort()).toEqual(shipped("fixtures").sort());
     const unwanted = packed.filter((p) => /^(src|test|scripts|\.ci|node_modules|bench|coverage)\//.test(p) || /(^|\/)tsconfig[^/]*\.json$|^Dockerfile$|^\.dockerignore$|^redocly\.yaml$|\.tgz$/.test(p));
     expect(unwanted).toEqual([]);
-    expect(packed.every((p) => /^(dist|fixtures|scenarios|openapi)\/|^(README\.md|package\.json|LICENSE)$/.test(p)), packed.join("\n")).toBe(true);
+    expect(packed.every((p) => /^(dist|fixtures|scenarios|openapi|graphql)\/|^(README\.md|package\.json|LICENSE)$/.test(p)), packed.join("\n")).toBe(true);
   });
 
   it("installs with its runtime dependencies only", () => {
     const manifest = JSON.parse(readFileSync(join(app, "node_modules/loyalty-sim/package.json"), "utf8")) as { bin: Record<string, string> };
     expect(manifest.bin).toEqual({ "loyalty-sim": "dist/cli/bin.js" });
     expect(existsSync(join(app, "node_modules/.bin/loyalty-sim"))).toBe(true);
-    for (const dep of ["hono", "@hono/node-server", "lowdb", "zod", "@mswjs/interceptors"]) expect(existsSync(join(app, "node_modules", dep)), dep).toBe(true);
-    for (const dev of ["typescript", "vitest", "tsx", "@redocly/cli", "playwright-core", "ajv"]) expect(existsSync(join(app, "node_modules", dev)), dev).toBe(false);
+    for (const dep of ["hono", "@hono/node-server", "lowdb", "zod", "@mswjs/interceptors", "graphql", "@graphql-yoga/render-graphiql"]) expect(existsSync(join(app, "node_modules", dep)), dep).toBe(true);
+    for (const dev of ["typescript", "vitest", "tsx", "@redocly/cli", "playwright-core", "ajv", "graphql-http"]) expect(existsSync(join(app, "node_modules", dev)), dev).toBe(false);
   });
 
   it("starts with npx loyalty-sim and serves the health check and the API", async () => {
