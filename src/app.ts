@@ -30,6 +30,8 @@ import { API_BASE, createRouter } from "./http/router.js";
 import { openApiConfig } from "./openapi.js";
 import { Journal } from "./journal.js";
 import { createControlRouter } from "./control/control.router.js";
+import { EventHub } from "./control/events.js";
+import { createInspectRouter } from "./control/inspect.router.js";
 import { SCENARIO_BODY_LIMIT, simAddScenario } from "./control/control.routes.js";
 import { RequestRecorder, type RequestLogLine } from "./http/recording.js";
 import { applyScenarios } from "./scenarios/gate.js";
@@ -116,6 +118,8 @@ export interface BuiltApp {
   limiter: RateLimiter;
   registry: ScenarioRegistry;
   journal: Journal;
+  /** The control API's event stream: close it to end every open stream. */
+  events: EventHub;
 }
 
 export function createApp(deps: AppDeps): BuiltApp {
@@ -125,6 +129,7 @@ export function createApp(deps: AppDeps): BuiltApp {
   const clockOf = (shopId: string) => (engine.shop(shopId) ?? engine.defaultShop()).clock;
   const registry = new ScenarioRegistry(deps.scenarios ?? [], clockOf, deps.seed ?? 1);
   const journal = new Journal(deps.journalSize ?? 1000);
+  const events = new EventHub(journal, engine);
   const app = createRouter({ getPath: requestPath });
   const bodyLimit = deps.bodyLimitBytes ?? 1024 * 1024;
 
@@ -153,7 +158,7 @@ export function createApp(deps: AppDeps): BuiltApp {
   const browsers: Gate = (c) => (isControl(c.req.path) ? controlCallers(c) : corsHeaders?.(c));
   const gateway = createGateway({
     everyRequest: [identify, browsers],
-    recorder: new RequestRecorder(journal, deps.onRequest),
+    recorder: new RequestRecorder(journal, deps.onRequest, (shopId) => limiter.windowEnd(shopId)),
     apiGates: [
       checkCredentials(limiter),
       limitBody(bodyLimit),
@@ -183,9 +188,11 @@ export function createApp(deps: AppDeps): BuiltApp {
         limits: { ...DEFAULT_LIMITS, ...deps.limits },
         ...(deps.onReset && { onReset: deps.onReset }),
         ...(deps.dataFileFailure && { dataFileFailure: deps.dataFileFailure }),
+        events,
       }),
     ),
   );
+  app.route("/", toOther(createInspectRouter({ engine, registry, journal, limiter, events })));
 
   app.openAPIRegistry.registerComponent("securitySchemes", "ApiKey", {
     type: "apiKey",
@@ -213,5 +220,5 @@ export function createApp(deps: AppDeps): BuiltApp {
   app.notFound((c) => (isApi(c.req.path) ? gateway.api : gateway.plain)(c, sendNoRoute));
   app.onError(onError);
 
-  return { app, api, limiter, registry, journal };
+  return { app, api, limiter, registry, journal, events };
 }

@@ -27,6 +27,7 @@ const TEXT_FIELDS = [
   "responseType",
   "committedText",
   "committedType",
+  "notes",
 ] as const;
 type TextField = (typeof TEXT_FIELDS)[number];
 const FIELDS = TEXT_FIELDS.length + 1; // and the scenario, as JSON
@@ -49,6 +50,7 @@ const textsOf = (e: JournalRecord): (string | null)[] => [
   e.responseType,
   e.committed === null ? null : e.committed.text,
   e.committed === null ? null : e.committed.type,
+  e.notes,
   e.scenario === null ? null : JSON.stringify(e.scenario),
 ];
 const NULL_LENGTH = -1;
@@ -61,6 +63,7 @@ export class Slots {
   readonly #status: Int32Array;
   readonly #committedStatus: Int32Array;
   readonly #durationMs: Float64Array;
+  readonly #quotaEnd: Float64Array;
   readonly #decidedBy: Uint8Array;
   /** UTF-16 length of each text field (NULL_LENGTH for null), FIELDS per slot. */
   readonly #lengths: Int32Array;
@@ -73,6 +76,7 @@ export class Slots {
     this.#status = new Int32Array(capacity);
     this.#committedStatus = new Int32Array(capacity);
     this.#durationMs = new Float64Array(capacity);
+    this.#quotaEnd = new Float64Array(capacity);
     this.#decidedBy = new Uint8Array(capacity);
     this.#lengths = new Int32Array(capacity * FIELDS);
     this.#byteLength = new Uint32Array(capacity);
@@ -84,6 +88,7 @@ export class Slots {
     this.#status[slot] = e.status ?? NULL_LENGTH;
     this.#committedStatus[slot] = e.committed?.status ?? NULL_LENGTH;
     this.#durationMs[slot] = e.durationMs;
+    this.#quotaEnd[slot] = e.quotaEnd ?? Number.NaN;
     this.#decidedBy[slot] = DECIDERS.indexOf(e.decidedBy);
     let text = "";
     const base = slot * FIELDS;
@@ -151,6 +156,8 @@ export class Slots {
       responseType: texts.responseType,
       committed: committedStatus === NULL_LENGTH ? null : { status: committedStatus, text: texts.committedText!, type: texts.committedType },
       durationMs: this.#durationMs[slot]!,
+      notes: texts.notes,
+      quotaEnd: Number.isNaN(this.#quotaEnd[slot]!) ? null : this.#quotaEnd[slot]!,
       decidedBy: DECIDERS[this.#decidedBy[slot]!]!,
       scenario: scenario === null ? null : (JSON.parse(scenario) as JournalRecord["scenario"]),
     };

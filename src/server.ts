@@ -62,6 +62,8 @@ export async function listen(config: SimulatorConfig, options: BuildOptions = {}
     reset: async () => void (await control.reset()),
     close: () =>
       (closing ??= new Promise<void>((resolve) => {
+        // Event streams never end by themselves: ended first, so close() does not wait on them.
+        built.events.close();
         server.close(() => resolve());
         // Keep-alive connections (and requests held by a timeout fault) would hold close() open.
         (server as unknown as { closeAllConnections?: () => void }).closeAllConnections?.();

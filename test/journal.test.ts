@@ -31,6 +31,8 @@ function record(overrides: Partial<JournalRecord> = {}): JournalRecord {
     durationMs: 0.37,
     decidedBy: "handler",
     scenario: null,
+    notes: null,
+    quotaEnd: null,
     ...overrides,
   };
 }

@@ -39,6 +39,12 @@ export class RateLimiter {
     };
   }
 
+  /** When the shop's current window ends (ms), if it has one. */
+  windowEnd(shopId: string): number | undefined {
+    const window = this.#windows.get(shopId);
+    return window === undefined ? undefined : window.start + HOUR_MS;
+  }
+
   /** Forgets every window, or one shop's. */
   clear(shopId?: string): void {
     if (shopId === undefined) this.#windows.clear();

@@ -1,5 +1,6 @@
 /** @module Types of the values every request carries through the app. */
 import type { Clock } from "../engine/clock.js";
+import type { DecisionNotes } from "../journal-trace.js";
 import type { DecidedBy } from "../journal.js";
 import type { ShopEngine } from "../engine/shop-engine.js";
 import type { OperationRef } from "../scenarios/operations.js";
@@ -28,6 +29,8 @@ export interface AppEnv {
     replaceAnswer?: (handlers: Response) => MaybePromise<Response>;
     /** The handler's answer, when a scenario rule replaced it after it committed. */
     committed?: { status: number; text: string; type: string | null };
+    /** What the "why" trace cannot work out afterwards (journal-trace.ts); set only when there is some. */
+    notes?: DecisionNotes;
     /** What the response will carry, gathered while the request runs (see http/respond.ts). */
     out?: Outgoing;
   };

@@ -9,6 +9,7 @@ import type { ZodError } from "zod";
 import { isoTimestamp } from "../engine/clock.js";
 import { DomainError, ERROR_CATALOG, type ControlErrorCode, type ErrorCode, type FieldIssue } from "../engine/errors.js";
 import type { DecidedBy } from "../journal.js";
+import { noteReason } from "../journal-trace.js";
 import type { AppEnv } from "./env.js";
 import { sendJson } from "./respond.js";
 
@@ -23,6 +24,7 @@ export function errorBody(code: ErrorCode | ControlErrorCode, status: number, me
 /** The error's envelope; `decidedBy` names, for the journal, what answered when it was not the handler. */
 export function sendError(c: Context<AppEnv>, error: DomainError, decidedBy?: DecidedBy): Response {
   if (decidedBy !== undefined) c.set("decidedBy", decidedBy);
+  if (error.reason !== undefined) noteReason(c, error.reason);
   const body = errorBody(error.code, error.status, error.message, c.get("clock").now(), error.details);
   return sendJson(c, body, error.status as ContentfulStatusCode);
 }

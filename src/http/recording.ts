@@ -6,6 +6,7 @@
 import type { Context } from "hono";
 import type { Journal, JournalRecord } from "../journal.js";
 import { packFetchHeaders, packHeaderList, packHeaderRecord } from "../journal-headers.js";
+import { packedNotes } from "../journal-trace.js";
 import { customerIdOf, type OperationRef } from "../scenarios/operations.js";
 import { bodyText } from "./request-body.js";
 import { rawRequestHeaders, requestHeader } from "./request-headers.js";
@@ -33,6 +34,8 @@ export class RequestRecorder {
   constructor(
     private readonly journal: Journal,
     private readonly onRequest?: (line: RequestLogLine) => void,
+    /** When the shop's current quota window ends (ms), if it has one. */
+    private readonly quotaEnd?: (shopId: string) => number | undefined,
   ) {}
 
   /** Names the request's operation (`c.get("operation")`; none for a path no route has) and notes its arrival. */
@@ -62,11 +65,12 @@ export class RequestRecorder {
     const written = sentJsonText(c);
     const sentText = status === null ? "" : written;
     const raw = rawRequestHeaders(c);
+    const shop = c.get("shop");
     const record: JournalRecord = {
       id: 0,
       at: arrival.at,
       // Set by the credentials check only when both headers were right.
-      shopId: c.get("shop")?.id ?? null,
+      shopId: shop?.id ?? null,
       method: c.req.method,
       path: c.req.path,
       url: c.req.url,
@@ -86,6 +90,8 @@ export class RequestRecorder {
       durationMs,
       decidedBy: c.get("decidedBy") ?? "handler",
       scenario: decision,
+      notes: packedNotes(c),
+      quotaEnd: shop === undefined ? null : (this.quotaEnd?.(shop.id) ?? null),
     };
     // Responses written by the app leave their text behind (see http/respond.ts); only one made
     // elsewhere has to be cloned and read. A request body is read again from where the JSON check

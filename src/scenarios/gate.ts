@@ -13,6 +13,7 @@ import { sendJson, setHeader, takeSentJson } from "../http/respond.js";
 import { bodyText } from "../http/request-body.js";
 import { requestHeader } from "../http/request-headers.js";
 import { API_BASE } from "../http/router.js";
+import { noteSkips, type RuleSkip } from "../journal-trace.js";
 import { customerIdOf } from "./operations.js";
 import { parsePrefer } from "./prefer.js";
 import type { Decision, RequestFacts, ScenarioRegistry } from "./registry.js";
@@ -180,7 +181,9 @@ export function applyScenarios(deps: ScenarioDeps): Gate {
     if (preferred) return apply(c, preferred, undefined, "forced by the Prefer header", registry, "prefer");
     const shopId = c.get("shop").id;
     if (!registry.hasScenarios(shopId)) return undefined;
-    const decision = registry.decide(await facts(c, registry.wantsBody(shopId)));
+    const skips: RuleSkip[] = [];
+    const decision = registry.decide(await facts(c, registry.wantsBody(shopId)), skips);
+    noteSkips(c, skips);
     if (!decision) return undefined;
     c.set("decision", { scenario: decision.scenario, rule: decision.rule, ...(decision.ruleName !== undefined && { ruleName: decision.ruleName }) });
     return apply(c, decision.respond, decision.limit, `forced by scenario "${decision.scenario}" rule ${decision.rule}`, registry, "scenario");
