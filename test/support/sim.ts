@@ -64,7 +64,7 @@ export function createTestSim(options: TestSimOptions = {}) {
   /** The default shop's clock. */
   const clock: SimClock = shop.clock;
   const bugs: unknown[] = [];
-  const { app, registry, journal, limiter } = createApp({
+  const { app, registry, journal, limiter, events } = createApp({
     engine,
     onBug: (e) => bugs.push(e),
     ...(options.scenarios !== undefined && { scenarios: options.scenarios }),
@@ -104,7 +104,7 @@ export function createTestSim(options: TestSimOptions = {}) {
     return found.id;
   };
 
-  return { app, engine, shop, clock, call, bugs, activeCustomer, registry, journal, limiter };
+  return { app, engine, shop, clock, call, bugs, activeCustomer, registry, journal, limiter, events };
 }
 
 export type TestSim = ReturnType<typeof createTestSim>;
