@@ -2,7 +2,7 @@
  * The control API's reads for the inspector: customers without the shop's secret (outside the
  * quota and the journal), the shop's upcoming time-based events, and the journal as HAR 1.2.
  */
-import Ajv from "ajv";
+import { Ajv2020 } from "ajv/dist/2020.js";
 import { describe, expect, it } from "vitest";
 import { createTestSim, NOW } from "../support/sim.js";
 
@@ -140,7 +140,7 @@ describe("HAR 1.2 export", () => {
     await sim.call("GET", "/shop", { headers: { Prefer: "status=503" }, unchecked: true });
     const res = await sim.call("GET", "/__sim/requests.har?customerId=5550002", { auth: false });
     expect(res.status).toBe(200);
-    const ajv = new Ajv({ strict: false, validateFormats: false });
+    const ajv = new Ajv2020({ strict: false, validateFormats: false });
     expect(ajv.validate(HAR_SCHEMA, res.body), ajv.errorsText()).toBe(true);
     const { log } = res.body;
     expect(log.creator.name).toBe("loyalty-sim");
@@ -153,5 +153,25 @@ describe("HAR 1.2 export", () => {
     expect(award.request.headers).toContainEqual({ name: "x-api-secret", value: "***" });
     expect(JSON.parse(award.response.content.text).data).toEqual({ customerId: "5550002", stampChange: 2, stampBalance: 5 });
     expect(award.response.headers).toContainEqual({ name: "x-ratelimit-remaining", value: "9" });
+  });
+});
+
+describe("the control client", () => {
+  it("why, customers, upcoming and HAR through createSimulator's control", async () => {
+    const { createSimulator } = await import("../../src/in-process.js");
+    const sim = createSimulator({ customers: 0 });
+    await sim.control.createCustomer({ id: "5550009", firstName: "Ada", lastName: "Tester", email: "ada@example.com", stampBalance: 7 });
+    const res = await sim.fetch(`${sim.baseUrl}/customers/5550009/redemptions`, {
+      method: "POST",
+      headers: { "X-Api-Key": sim.apiKey, "X-Api-Secret": sim.apiSecret, "Content-Type": "application/json" },
+      body: JSON.stringify({ reward_product_id: 103 }),
+    });
+    expect(res.status).toBe(422);
+    const [entry] = await sim.control.requests({ limit: 1 });
+    expect((await sim.control.why(entry!.id)).reason).toEqual({ kind: "insufficientStamps", customerId: "5550009", balance: 7, price: 10, rewardId: "103" });
+    expect((await sim.control.findCustomers({ q: "ada" })).customers.map((c) => c.id)).toEqual(["5550009"]);
+    expect((await sim.control.customer("5550009", { limit: 1 })).ledger.items.map((a) => a.stampChange)).toEqual([7]);
+    expect((await sim.control.upcoming(5)).events.map((e) => e.kind)).toEqual(["quotaWindowEnds", "expiry"]);
+    expect(((await sim.control.har()).log.entries as unknown[]).length).toBe(1);
   });
 });
