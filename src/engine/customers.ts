@@ -4,13 +4,12 @@
  * @module
  */
 import type { CustomerRecord } from "../store/types.js";
-import { requireChangeable, requireCustomer, requireTier, type EngineContext } from "./context.js";
+import { requireChangeable, requireTier, type EngineContext } from "./context.js";
 import { DomainError, invalidField } from "./errors.js";
-import { applyStampChange } from "./ledger.js";
+import { applyStampChange, requireCustomer, settleExpiry } from "./ledger.js";
 import { lowerBound, paginate, type Page, type PageQuery, type OrderedView } from "./pagination.js";
 import { issueCode } from "./rewards.js";
 import { customerView, type Customer } from "./views.js";
-import { settleExpiry } from "./ledger.js";
 
 export interface CustomerFilter {
   email?: string;

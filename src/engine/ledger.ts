@@ -104,6 +104,14 @@ export function expiresAt(settings: ShopSettings, customer: CustomerRecord): num
   return customer.lastMovementAt === undefined ? undefined : customer.lastMovementAt + expiry.days * DAY_MS;
 }
 
+/** The customer, with any stamps that expired by now already taken out of the balance. */
+export function requireCustomer(ctx: EngineContext, id: string): CustomerRecord {
+  const customer = ctx.store.customer(id);
+  if (!customer) throw new DomainError("CUSTOMER_NOT_FOUND", `Customer ${id} not found`);
+  settleExpiry(ctx, customer);
+  return customer;
+}
+
 /**
  * Takes out every stamp whose expiry has passed, one activity per expiry, dated when the stamps
  * expired. Called before any read or write of a customer, so the ledger stays in time order.

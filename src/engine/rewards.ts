@@ -4,9 +4,9 @@
  * @module
  */
 import type { CodeRecord, CustomerRecord, RewardRecord } from "../store/types.js";
-import { findTier, requireChangeable, requireCustomer, requireReward, type EngineContext, type ProgramId } from "./context.js";
+import { findTier, requireChangeable, requireReward, type EngineContext, type ProgramId } from "./context.js";
 import { DomainError, invalidField } from "./errors.js";
-import { applyStampChange } from "./ledger.js";
+import { applyStampChange, requireCustomer } from "./ledger.js";
 import { randomCodeSuffix } from "./random.js";
 import { codeView, isListed, rewardView, type Reward, type RewardCode } from "./views.js";
 
