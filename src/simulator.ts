@@ -8,6 +8,7 @@ import { createApp } from "./app.js";
 import type { SimulatorConfig } from "./config.js";
 import type { SimClock } from "./engine/clock.js";
 import { Engine, type ShopSpec } from "./engine/engine.js";
+import { shopGenerator } from "./fixtures/generate.js";
 import { defaultFixturePath, loadFixtureFile } from "./fixtures/load.js";
 import type { RequestLogLine } from "./http/recording.js";
 import { loadScenarioFile } from "./scenarios/load.js";
@@ -42,7 +43,7 @@ export interface BuildOptions {
 }
 
 export function buildSimulator(config: SimulatorConfig, options: BuildOptions = {}) {
-  const engine = new Engine(options.newClock ? { newClock: options.newClock } : {});
+  const engine = new Engine({ generator: shopGenerator, ...(options.newClock && { newClock: options.newClock }) });
   const saved = config.data !== undefined ? readDataFile(config.data) : undefined;
   if (saved) for (const { spec, data } of saved.shops) engine.attachShop(spec, data);
   else engine.addShop(defaultShopSpec(config));

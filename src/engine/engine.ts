@@ -5,7 +5,6 @@
  * shop that moves its time moves no other's.
  * @module
  */
-import { generateShop, generateShopInSlices } from "../fixtures/generate.js";
 import { ShopStore } from "../store/shop-store.js";
 import type { Program, ShopAccess, ShopData } from "../store/types.js";
 import { SimClock } from "./clock.js";
@@ -22,12 +21,21 @@ export interface ShopSpec {
   referenceDate: number;
 }
 
+/** Makes a shop's seeded data from its spec (the fixtures' generator, handed in by whoever builds the engine). */
+export interface ShopGenerator {
+  generate(spec: ShopSpec): ShopStore;
+  /** The same shop, made in slices with the event loop free between them. */
+  generateInSlices(spec: ShopSpec): Promise<ShopStore>;
+}
+
 export interface EngineOptions {
+  generator: ShopGenerator;
   /** Makes each shop's clock when the shop is created (default: real time). */
   newClock?: () => SimClock;
 }
 
 export class Engine {
+  readonly #generator: ShopGenerator;
   readonly #newClock: () => SimClock;
   readonly #shops = new Map<string, { spec: ShopSpec; shop: ShopEngine }>();
   readonly #byApiKey = new Map<string, ShopEngine>();
@@ -39,13 +47,14 @@ export class Engine {
   /** Bumped whenever a shop is added, replaced or deleted, so persistence sees resets. */
   generation = 0;
 
-  constructor(options: EngineOptions = {}) {
+  constructor(options: EngineOptions) {
+    this.#generator = options.generator;
     this.#newClock = options.newClock ?? (() => new SimClock());
   }
 
   /** Creates (or re-creates) a shop from its spec, with freshly generated seeded data. */
   addShop(spec: ShopSpec): ShopEngine {
-    return this.attachShop(spec, generateShop(spec));
+    return this.attachShop(spec, this.#generator.generate(spec));
   }
 
   /**
@@ -57,7 +66,7 @@ export class Engine {
     if (this.#shops.has(spec.id) || this.#pending.has(spec.id)) throw new Error(`shop ${spec.id} already exists`);
     this.#pending.set(spec.id, spec);
     try {
-      return this.attachShop(spec, await generateShopInSlices(spec));
+      return this.attachShop(spec, await this.#generator.generateInSlices(spec));
     } finally {
       this.#pending.delete(spec.id);
     }
@@ -128,7 +137,7 @@ export class Engine {
   async resetShopInSlices(id: string): Promise<boolean> {
     const spec = this.#shops.get(id)?.spec;
     if (!spec) return false;
-    const data = await generateShopInSlices(spec);
+    const data = await this.#generator.generateInSlices(spec);
     if (this.#shops.get(id)?.spec !== spec) return false;
     this.attachShop(spec, data).clock.reset();
     return true;
