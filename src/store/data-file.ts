@@ -11,6 +11,7 @@ import { basename, dirname, join, resolve } from "node:path";
 import { Low, type Adapter } from "lowdb";
 import type { Engine, ShopSpec } from "../engine/engine.js";
 import { readJsonFile, type PieceLimits } from "./json-pieces.js";
+import { ShopStore } from "./shop-store.js";
 import { MAX_PROBLEMS, stateProblems } from "./state-schema.js";
 import { StateText } from "./state-text.js";
 import type { ShopData } from "./types.js";
@@ -24,6 +25,11 @@ export interface SavedState {
   version: number;
   savedAt: string;
   shops: { spec: ShopSpec; data: ShopData }[];
+}
+
+/** What a flush writes: each shop's spec and store (whose versions tell which customers changed). */
+export interface Snapshot extends Omit<SavedState, "shops"> {
+  shops: { spec: ShopSpec; store: ShopStore }[];
 }
 
 export class DataFileError extends Error {
@@ -126,25 +132,26 @@ async function writeAtomically(path: string, chunks: readonly Buffer[]): Promise
  * flushes (lowdb's own JSON adapters indent, which doubles the bytes of a large shop, and
  * serialise and encode the whole state every time), written atomically.
  */
-class StateFile implements Adapter<SavedState> {
+class StateFile implements Adapter<Snapshot> {
   readonly #text = new StateText();
 
   constructor(readonly path: string) {}
 
-  async read(): Promise<SavedState | null> {
-    return readDataFile(this.path) ?? null;
+  async read(): Promise<Snapshot | null> {
+    const saved = readDataFile(this.path);
+    return saved ? { ...saved, shops: saved.shops.map(({ spec, data }) => ({ spec, store: new ShopStore(data) })) } : null;
   }
 
-  write(state: SavedState): Promise<void> {
+  write(state: Snapshot): Promise<void> {
     return writeAtomically(this.path, this.#text.chunks(state));
   }
 }
 
-const emptyState = (): SavedState => ({ format: DATA_FORMAT, version: DATA_VERSION, savedAt: "", shops: [] });
+const emptyState = (): Snapshot => ({ format: DATA_FORMAT, version: DATA_VERSION, savedAt: "", shops: [] });
 
 /** Keeps the file in step with the engine: a timer flushes when anything changed. */
 export class DataFile {
-  readonly #db: Low<SavedState>;
+  readonly #db: Low<Snapshot>;
   #timer: NodeJS.Timeout | undefined;
   #written = "";
   #writing: Promise<void> = Promise.resolve();
@@ -157,7 +164,7 @@ export class DataFile {
     private readonly hooks: DataFileHooks = {},
   ) {
     checkWritable(path);
-    this.#db = new Low<SavedState>(new StateFile(path), emptyState());
+    this.#db = new Low<Snapshot>(new StateFile(path), emptyState());
   }
 
   /** A cheap fingerprint of every shop's write counter: equal means nothing to write. */
@@ -190,7 +197,7 @@ export class DataFile {
         format: DATA_FORMAT,
         version: DATA_VERSION,
         savedAt: new Date().toISOString(),
-        shops: shops.map((s) => ({ spec: this.engine.spec(s.id)!, data: s.store.data })),
+        shops: shops.map((s) => ({ spec: this.engine.spec(s.id)!, store: s.store })),
       };
       // Counted now, not after the write: requests served while the file is written are not in it.
       const customers = shops.reduce((n, s) => n + s.store.customerCount, 0);

@@ -1,7 +1,7 @@
 /**
  * The `--data` file's bytes keep each ledger's bytes and each group of customers' bytes between
- * flushes: whatever happened in between, the file must read back as exactly the state a full
- * `JSON.stringify` would write.
+ * flushes (a group is written again when a customer in it has a later version): whatever happened
+ * in between, the file must read back as exactly the state a full `JSON.stringify` would write.
  */
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -10,97 +10,141 @@ import fc from "fast-check";
 import { afterAll, describe, expect, it } from "vitest";
 import { parseConfig } from "../../src/config.js";
 import { buildSimulator } from "../../src/simulator.js";
-import { DATA_FORMAT, DATA_VERSION, type SavedState } from "../../src/store/data-file.js";
-import { copyCustomer } from "../../src/store/shop-store.js";
-import { GROUP_SIZE, sameCustomerRecord, StateText } from "../../src/store/state-text.js";
-import type { ActivityRecord, CustomerRecord, ShopData } from "../../src/store/types.js";
+import { DATA_FORMAT, DATA_VERSION, type SavedState, type Snapshot } from "../../src/store/data-file.js";
+import { ShopStore } from "../../src/store/shop-store.js";
+import { GROUP_SIZE, StateText } from "../../src/store/state-text.js";
+import type { ActivityRecord, CustomerChange, CustomerRecord, ShopData } from "../../src/store/types.js";
 
 const dir = mkdtempSync(join(tmpdir(), "loyalty-sim-state-text-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 /** What the file holds, compared as parsed JSON: key order is not part of the format. */
 const asRead = (value: unknown) => JSON.parse(JSON.stringify(value)) as unknown;
-/** The document StateText writes for `state`, parsed. */
-const written = (text: StateText, state: SavedState) => JSON.parse(Buffer.concat(text.chunks(state)).toString("utf8")) as unknown;
+const snapshot = (stores: ShopStore[]): Snapshot => ({
+  format: DATA_FORMAT,
+  version: DATA_VERSION,
+  savedAt: "2026-11-23T00:00:00.000Z",
+  shops: stores.map((store) => ({ spec: { id: store.id } as SavedState["shops"][number]["spec"], store })),
+});
+/** The document StateText writes for the stores, and the one a full JSON.stringify writes (customers and activities last). */
+const written = (text: StateText, stores: ShopStore[]) => Buffer.concat(text.chunks(snapshot(stores))).toString("utf8");
+const whole = (stores: ShopStore[]) =>
+  JSON.stringify({
+    ...snapshot(stores),
+    shops: stores.map((store) => {
+      const { customers, activities, ...rest } = store.data;
+      return { spec: { id: store.id }, data: { ...rest, customers, activities } };
+    }),
+  });
+
+const customer = (i: number, shop = "s"): CustomerRecord => ({
+  id: `${shop}-c${i}`,
+  firstName: "Ann",
+  lastName: "Lee",
+  email: `${shop}-c${i}@example.com`,
+  platformState: "active",
+  excluded: false,
+  balance: 0,
+  earned: 0,
+  lots: [],
+  createdAt: 1_700_000_000_000,
+});
+const emptyData = (id: string): ShopData => ({ id, seed: 1, customers: [], activities: [], codes: [], nextActivityId: 1, nextCodeId: 1 }) as unknown as ShopData;
+const storeWith = (id: string, customers: number) => {
+  const store = new ShopStore(emptyData(id));
+  for (let i = 0; i < customers; i++) store.addCustomer(customer(i, id));
+  return store;
+};
+const activity = (customerId: string, change: number, comment?: string): ActivityRecord => ({
+  id: 0,
+  customerId,
+  kind: "award",
+  label: "Manual adjustment",
+  internalComment: comment,
+  stampChange: change,
+  earnRuleId: undefined,
+  createdAt: 1_700_000_000_000,
+});
 
 describe("StateText", () => {
-  const activity = (id: number, customerId: string, change: number, comment?: string): ActivityRecord => ({
-    id,
-    customerId,
-    kind: "award",
-    label: "Manual adjustment",
-    internalComment: comment,
-    stampChange: change,
-    earnRuleId: undefined,
-    createdAt: 1_700_000_000_000 + id,
-  });
-  const shopData = (id: string): ShopData =>
-    ({ id, seed: 1, customers: [{ id: `${id}-c`, balance: 0 }], activities: [], codes: [], nextActivityId: 1, nextCodeId: 1 }) as unknown as ShopData;
-  const state = (shops: ShopData[]): SavedState => ({
-    format: DATA_FORMAT,
-    version: DATA_VERSION,
-    savedAt: "2026-11-23T00:00:00.000Z",
-    shops: shops.map((data) => ({ spec: { id: data.id } as SavedState["shops"][number]["spec"], data })),
-  });
-
   type Step =
     | { kind: "append"; shop: number; changes: { change: number; comment: string | undefined }[] }
     | { kind: "reset"; shop: number }
     | { kind: "addShop" }
     | { kind: "dropShop"; shop: number }
-    | { kind: "balance"; shop: number; value: number }
     | { kind: "addCustomers"; shop: number; count: number }
-    | { kind: "customer"; shop: number; at: number; field: "firstName" | "lots" | "replace" };
+    | { kind: "customer"; shop: number; at: number; field: "balance" | "dateOfBirth" | "lots" | "excludedAt"; value: number }
+    | { kind: "undone"; shop: number; at: number; value: number };
+  const shop = fc.nat(3);
   const step: fc.Arbitrary<Step> = fc.oneof(
     {
       arbitrary: fc.record({
         kind: fc.constant("append" as const),
-        shop: fc.nat(3),
+        shop,
         changes: fc.array(fc.record({ change: fc.integer({ min: -1e9, max: 1e9 }), comment: fc.option(fc.string({ unit: "grapheme" }), { nil: undefined }) }), { maxLength: 5 }),
       }),
-      weight: 6,
+      weight: 4,
     },
-    fc.record({ kind: fc.constant("reset" as const), shop: fc.nat(3) }),
+    fc.record({ kind: fc.constant("reset" as const), shop }),
     fc.record({ kind: fc.constant("addShop" as const) }),
-    fc.record({ kind: fc.constant("dropShop" as const), shop: fc.nat(3) }),
-    fc.record({ kind: fc.constant("balance" as const), shop: fc.nat(3), value: fc.integer() }),
-    fc.record({ kind: fc.constant("addCustomers" as const), shop: fc.nat(3), count: fc.integer({ min: 1, max: 700 }) }),
-    fc.record({ kind: fc.constant("customer" as const), shop: fc.nat(3), at: fc.nat(), field: fc.constantFrom("firstName" as const, "lots" as const, "replace" as const) }),
+    fc.record({ kind: fc.constant("dropShop" as const), shop }),
+    fc.record({ kind: fc.constant("addCustomers" as const), shop, count: fc.integer({ min: 1, max: 700 }) }),
+    {
+      arbitrary: fc.record({
+        kind: fc.constant("customer" as const),
+        shop,
+        at: fc.nat(),
+        field: fc.constantFrom("balance" as const, "dateOfBirth" as const, "lots" as const, "excludedAt" as const),
+        value: fc.integer({ min: -1, max: 1e6 }),
+      }),
+      weight: 3,
+    },
+    fc.record({ kind: fc.constant("undone" as const), shop, at: fc.nat(), value: fc.nat() }),
   );
 
-  it("reads back as the whole state, after any appends, resets, new shops and changes between writes", () => {
+  /** A change of one field; -1 takes an optional field away. */
+  const change = (c: CustomerRecord, field: "balance" | "dateOfBirth" | "lots" | "excludedAt", value: number): CustomerChange => {
+    if (field === "balance") return { balance: value };
+    if (field === "lots") return { lots: value < 0 ? [] : [...c.lots, { amount: value + 1, expiresAt: value }] };
+    if (field === "dateOfBirth") return { dateOfBirth: value < 0 ? undefined : `${String((value % 28) + 1).padStart(2, "0")}-01` };
+    return { excludedAt: value < 0 ? undefined : value };
+  };
+
+  it("reads back as the whole state, after any appends, resets, new shops, changes and undone writes between flushes", () => {
     fc.assert(
-      fc.property(fc.array(fc.array(step, { maxLength: 4 }), { minLength: 1, maxLength: 12 }), (writes) => {
+      fc.property(fc.array(fc.array(step, { maxLength: 4 }), { minLength: 1, maxLength: 12 }), (flushes) => {
         const text = new StateText();
-        const shops = [shopData("s0")];
+        const stores = [storeWith("s0", 1)];
         let shopCount = 1;
-        for (const steps of writes) {
+        for (const steps of flushes) {
           for (const s of steps) {
-            const data = shops[s.kind === "addShop" ? 0 : s.shop % shops.length];
-            if (s.kind === "append" && data) {
-              for (const { change, comment } of s.changes) data.activities.push(activity(data.nextActivityId++, data.customers[0]!.id, change, comment));
-            } else if (s.kind === "reset" && data) {
-              shops[shops.indexOf(data)] = { ...data, activities: data.activities.slice(0, 1), nextActivityId: 2 };
+            const store = stores[s.kind === "addShop" ? 0 : s.shop % stores.length]!;
+            const at = (n: number) => store.data.customers[n % store.customerCount]!;
+            if (s.kind === "append") {
+              for (const { change: n, comment } of s.changes) store.appendActivity(activity(store.data.customers[0]!.id, n, comment));
+            } else if (s.kind === "reset") {
+              const { data } = store;
+              stores[stores.indexOf(store)] = new ShopStore({ ...data, customers: [...data.customers], activities: data.activities.slice(0, 1), nextActivityId: Math.min(data.nextActivityId, 2) });
             } else if (s.kind === "addShop") {
-              shops.push(shopData(`s${shopCount++}`));
-            } else if (s.kind === "dropShop" && shops.length > 1) {
-              shops.splice(s.shop % shops.length, 1);
-            } else if (s.kind === "balance" && data) {
-              data.customers[0]!.balance = s.value;
-            } else if (s.kind === "addCustomers" && data) {
-              const from = data.customers.length;
-              for (let k = 0; k < s.count; k++) data.customers.push({ id: `${data.id}-c${from + k}`, balance: 0, lots: [] } as unknown as CustomerRecord);
-            } else if (s.kind === "customer" && data) {
-              const at = s.at % data.customers.length;
-              const c = data.customers[at]!;
-              if (s.field === "firstName") c.firstName = `${c.firstName ?? ""}é`;
-              else if (s.field === "replace") data.customers[at] = { ...c, balance: c.balance + 1 };
-              else if (c.lots?.length) c.lots[0]!.amount += 1;
-              else c.lots = [{ amount: 1, expiresAt: 1 }];
+              stores.push(storeWith(`s${shopCount++}`, 1));
+            } else if (s.kind === "dropShop" && stores.length > 1) {
+              stores.splice(s.shop % stores.length, 1);
+            } else if (s.kind === "addCustomers") {
+              const from = store.customerCount;
+              for (let k = 0; k < s.count; k++) store.addCustomer(customer(from + k, store.id));
+            } else if (s.kind === "customer") {
+              store.updateCustomer(at(s.at), change(at(s.at), s.field, s.value));
+            } else if (s.kind === "undone") {
+              // A write that changed a customer, added one and appended, then was undone: the
+              // counter goes back, and the next change takes the same number again.
+              const checkpoint = store.checkpoint();
+              store.updateCustomer(at(s.at), { balance: at(s.at).balance + s.value + 1 });
+              store.addCustomer(customer(store.customerCount + 1000, store.id));
+              store.appendActivity(activity(at(s.at).id, 1));
+              store.rollback(checkpoint);
             }
           }
-          const saved = state(shops);
-          expect(written(text, saved)).toEqual(asRead(saved));
+          expect(written(text, stores)).toBe(whole(stores));
         }
       }),
       { numRuns: 300 },
@@ -109,56 +153,53 @@ describe("StateText", () => {
 });
 
 describe("StateText's customer groups", () => {
-  const customer = (i: number): CustomerRecord => ({
-    id: `c${i}`,
-    firstName: "Ann",
-    lastName: "Lee",
-    email: `c${i}@example.com`,
-    platformState: "active",
-    excluded: false,
-    balance: i,
-    earned: i,
-    lots: [],
-    createdAt: 1_700_000_000_000,
-  });
+  const groupChunks = (chunks: Buffer[]) => chunks.filter((c) => c.length > 1000);
 
-  it("serialises again only a group with a changed record", () => {
-    const data = { id: "s", seed: 1, customers: Array.from({ length: GROUP_SIZE * 2 + 5 }, (_, i) => customer(i)), activities: [], codes: [], nextActivityId: 1, nextCodeId: 1 } as unknown as ShopData;
-    const saved: SavedState = { format: DATA_FORMAT, version: DATA_VERSION, savedAt: "x", shops: [{ spec: { id: "s" } as SavedState["shops"][number]["spec"], data }] };
+  it("serialises again only a group with a changed customer", () => {
+    const store = storeWith("s", GROUP_SIZE * 2 + 5);
     const text = new StateText();
-    const first = text.chunks(saved);
-    data.customers[GROUP_SIZE + 3]!.balance += 10;
-    const second = text.chunks(saved);
-    expect(written(text, saved)).toEqual(asRead(saved));
+    const first = text.chunks(snapshot([store]));
+    store.updateCustomer(store.data.customers[GROUP_SIZE + 3]!, { balance: 10 });
+    const second = text.chunks(snapshot([store]));
+    expect(written(text, [store])).toBe(whole([store]));
     // The chunks of the three groups sit at the same places: only the middle one is new bytes.
-    const groupChunks = (chunks: Buffer[]) => chunks.filter((c) => c.length > 1000);
     const [a, b] = [groupChunks(first), groupChunks(second)];
     expect(a).toHaveLength(2);
     expect(b[0]).toBe(a[0]);
     expect(b[1]).not.toBe(a[1]);
   });
 
-  it("compares every field of a customer record", () => {
-    // Required<>: a field added to CustomerRecord must be added here, and so to the comparison.
-    const full: Required<CustomerRecord> = {
-      ...customer(1),
-      phone: "+100",
+  it("writes a change to any field a write may change in the next flush", () => {
+    // Required<>: a field a write may change (CustomerChange) must be listed here, and so checked.
+    const changes: Required<CustomerChange> = {
       dateOfBirth: "01-02",
+      excluded: true,
       excludedAt: 5,
-      mergedIntoCustomerId: "c9",
+      mergedIntoCustomerId: "s-c9",
       vipTierId: 2,
+      balance: 3,
+      earned: 4,
       lastMovementAt: 7,
       lots: [{ amount: 3, expiresAt: 9 }],
     };
-    expect(sameCustomerRecord(full, copyCustomer(full))).toBe(true);
-    for (const field of Object.keys(full) as (keyof CustomerRecord)[]) {
-      const changed = copyCustomer(full);
-      (changed as unknown as Record<string, unknown>)[field] = field === "lots" ? [{ amount: 4, expiresAt: 9 }] : typeof full[field] === "number" ? 99 : field === "excluded" ? true : "other";
-      expect([field, sameCustomerRecord(full, changed)]).toEqual([field, false]);
+    const store = storeWith("s", 3);
+    const text = new StateText();
+    // The chunks: the document's head, the shop's, then the one group of customers.
+    const group = () => text.chunks(snapshot([store]))[2];
+    for (const [field, value] of Object.entries(changes)) {
+      const before = group();
+      expect(group()).toBe(before);
+      store.updateCustomer(store.data.customers[1]!, { [field]: value });
+      expect(group(), field).not.toBe(before);
+      const after = text.chunks(snapshot([store]));
+      expect(JSON.parse(Buffer.concat(after).toString("utf8")).shops[0].data.customers[1][field]).toEqual(value);
+      // Taken away again (optional fields), which shows too.
+      if (field !== "excluded" && field !== "balance" && field !== "earned" && field !== "lots") {
+        store.updateCustomer(store.data.customers[1]!, { [field]: undefined });
+        expect(JSON.parse(Buffer.concat(text.chunks(snapshot([store]))).toString("utf8")).shops[0].data.customers[1]).not.toHaveProperty(field);
+      }
     }
-    const lots = copyCustomer(full);
-    full.lots[0]!.amount = 1;
-    expect(sameCustomerRecord(full, lots)).toBe(false);
+    expect(written(text, [store])).toBe(whole([store]));
   });
 });
 
