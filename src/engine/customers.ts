@@ -9,6 +9,7 @@ import { DomainError, invalidField } from "./errors.js";
 import { applyStampChange, requireCustomer, settleExpiry } from "./ledger.js";
 import { lowerBound, paginate, type Page, type PageQuery, type OrderedView } from "./pagination.js";
 import { issueCode } from "./rewards.js";
+import { JsonView } from "./json-view.js";
 import { customerView, type Customer } from "./views.js";
 
 export interface CustomerFilter {
@@ -53,8 +54,9 @@ export function listCustomers(ctx: EngineContext, filter: CustomerFilter, query:
   };
 }
 
-export function getCustomer(ctx: EngineContext, id: string): Customer {
-  return customerView(ctx.store, requireCustomer(ctx, id), true);
+/** The customer's view and its JSON text, kept on the store until the customer next changes. */
+export function getCustomer(ctx: EngineContext, id: string): JsonView<Customer> {
+  return ctx.store.keptView(requireCustomer(ctx, id), (c) => new JsonView(customerView(ctx.store, c, true)));
 }
 
 export interface CustomerPatch {
