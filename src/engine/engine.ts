@@ -5,8 +5,8 @@
  * shop that moves its time moves no other's.
  * @module
  */
-import { ShopStore } from "../store/shop-store.js";
-import type { Program, ShopAccess, ShopData } from "../store/types.js";
+import type { ShopStore } from "../store/shop-store.js";
+import type { Program, ShopAccess } from "../store/types.js";
 import { SimClock } from "./clock.js";
 import { seededRandom } from "./random.js";
 import { ShopEngine } from "./shop-engine.js";
@@ -44,8 +44,6 @@ export class Engine {
   /** Ids of deleted shops, never given again: a request still running for one must not reach a new shop. */
   readonly #retired = new Set<string>();
   #defaultId: string | undefined;
-  /** Bumped whenever a shop is added, replaced or deleted, so persistence sees resets. */
-  generation = 0;
 
   constructor(options: EngineOptions) {
     this.#generator = options.generator;
@@ -76,19 +74,17 @@ export class Engine {
    * Adds a shop whose data already exists (generated, with its indexes, or loaded from disk). A
    * shop that replaces one of the same id (a reset) keeps its clock.
    */
-  attachShop(spec: ShopSpec, data: ShopData | ShopStore): ShopEngine {
+  attachShop(spec: ShopSpec, store: ShopStore): ShopEngine {
     const existing = this.#byApiKey.get(spec.access.apiKey);
     if (existing && existing.id !== spec.id) {
       throw new Error(`API key ${spec.access.apiKey} is already used by shop ${existing.id}`);
     }
     const clock = this.#shops.get(spec.id)?.shop.clock ?? this.#newClock();
     // Runtime draws (discount codes) continue from a stream of their own, seeded by the shop.
-    const store = data instanceof ShopStore ? data : new ShopStore(data);
     const shop = new ShopEngine(store, clock, seededRandom(spec.seed * 7919 + 17));
     this.#shops.set(spec.id, { spec, shop });
     this.#byApiKey.set(spec.access.apiKey, shop);
     this.#defaultId ??= spec.id;
-    this.generation++;
     return shop;
   }
 
@@ -106,6 +102,16 @@ export class Engine {
 
   shops(): ShopEngine[] {
     return [...this.#shops.values()].map((s) => s.shop);
+  }
+
+  /** Every shop's spec and store, in creation order: what the data file writes. */
+  snapshot(): { spec: ShopSpec; store: ShopStore }[] {
+    return [...this.#shops.values()].map(({ spec, shop }) => ({ spec, store: shop.store }));
+  }
+
+  /** Adds shops saved earlier (the data file's, read at start). */
+  restore(shops: readonly { spec: ShopSpec; store: ShopStore }[]): void {
+    for (const { spec, store } of shops) this.attachShop(spec, store);
   }
 
   /** The first shop created: the one control calls act on without an API key, and whose clock times requests of no shop. */
@@ -151,7 +157,6 @@ export class Engine {
     this.#shops.delete(id);
     this.#byApiKey.delete(found.spec.access.apiKey);
     this.#retired.add(id);
-    this.generation++;
     return true;
   }
 

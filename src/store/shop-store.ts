@@ -143,7 +143,7 @@ export class ShopStore {
   /**
    * Appends the entry, giving it the next id (whatever `id` it came with). A ledger entry is never
    * changed or removed once appended: `--data` keeps the JSON text of entries already written
-   * (store/state-text.ts) and serialises only new ones.
+   * (persistence/state-text.ts) and serialises only new ones.
    */
   appendActivity(record: ActivityRecord): ActivityRecord {
     record.id = this.data.nextActivityId++;

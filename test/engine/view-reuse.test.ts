@@ -9,8 +9,8 @@ import { DAY_MS } from "../../src/engine/clock.js";
 import { DomainError } from "../../src/engine/errors.js";
 import { JsonView } from "../../src/engine/json-view.js";
 import { customerView } from "../../src/engine/views.js";
-import { DATA_FORMAT, DATA_VERSION, type Snapshot } from "../../src/store/data-file.js";
-import { StateText } from "../../src/store/state-text.js";
+import { DATA_FORMAT, DATA_VERSION, type Snapshot } from "../../src/persistence/saved-state.js";
+import { StateText } from "../../src/persistence/state-text.js";
 import type { CustomerChange } from "../../src/store/types.js";
 import { AUTH, BASE, createTestSim, type TestSimOptions } from "../support/sim.js";
 

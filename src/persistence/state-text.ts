@@ -10,9 +10,9 @@
  * - everything else (the program, codes, counters) is small and serialised afresh.
  * @module
  */
-import type { ActivityRecord } from "./types.js";
-import type { Snapshot } from "./data-file.js";
-import type { ShopStore } from "./shop-store.js";
+import type { ShopStore } from "../store/shop-store.js";
+import type { ActivityRecord } from "../store/types.js";
+import type { Snapshot } from "./saved-state.js";
 
 /** Customers per group: small enough that a change re-serialises little, large enough that a flush writes few chunks. */
 export const GROUP_SIZE = 1000;

@@ -9,28 +9,11 @@ import { accessSync, constants, existsSync, statSync } from "node:fs";
 import { rename, rm, writeFile } from "node:fs/promises";
 import { basename, dirname, join, resolve } from "node:path";
 import { Low, type Adapter } from "lowdb";
-import type { Engine, ShopSpec } from "../engine/engine.js";
+import { ShopStore } from "../store/shop-store.js";
 import { readJsonFile, type PieceLimits } from "./json-pieces.js";
-import { ShopStore } from "./shop-store.js";
+import { DATA_FORMAT, DATA_VERSION, type SavedState, type ShopStates, type Snapshot } from "./saved-state.js";
 import { MAX_PROBLEMS, stateProblems } from "./state-schema.js";
 import { StateText } from "./state-text.js";
-import type { ShopData } from "./types.js";
-
-export const DATA_FORMAT = "loyalty-sim-state";
-/** Bump when the saved shape changes; older files are then refused with a clear message. */
-export const DATA_VERSION = 1;
-
-export interface SavedState {
-  format: typeof DATA_FORMAT;
-  version: number;
-  savedAt: string;
-  shops: { spec: ShopSpec; data: ShopData }[];
-}
-
-/** What a flush writes: each shop's spec and store (whose versions tell which customers changed). */
-export interface Snapshot extends Omit<SavedState, "shops"> {
-  shops: { spec: ShopSpec; store: ShopStore }[];
-}
 
 export class DataFileError extends Error {
   override readonly name = "DataFileError";
@@ -138,8 +121,7 @@ class StateFile implements Adapter<Snapshot> {
   constructor(readonly path: string) {}
 
   async read(): Promise<Snapshot | null> {
-    const saved = readDataFile(this.path);
-    return saved ? { ...saved, shops: saved.shops.map(({ spec, data }) => ({ spec, store: new ShopStore(data) })) } : null;
+    return readSnapshot(this.path) ?? null;
   }
 
   write(state: Snapshot): Promise<void> {
@@ -147,19 +129,28 @@ class StateFile implements Adapter<Snapshot> {
   }
 }
 
+/** The file's shops, each in a store of its own; undefined when the file does not exist yet. */
+function readSnapshot(path: string): Snapshot | undefined {
+  const saved = readDataFile(path);
+  return saved && { ...saved, shops: saved.shops.map(({ spec, data }) => ({ spec, store: new ShopStore(data) })) };
+}
+
 const emptyState = (): Snapshot => ({ format: DATA_FORMAT, version: DATA_VERSION, savedAt: "", shops: [] });
 
-/** Keeps the file in step with the engine: a timer flushes when anything changed. */
+/** Each shop's store with its change counter as last written: the same again means nothing to write. */
+type Written = { store: ShopStore; version: number }[];
+
+/** Keeps the file in step with the shops: a timer flushes when anything changed. */
 export class DataFile {
   readonly #db: Low<Snapshot>;
   #timer: NodeJS.Timeout | undefined;
-  #written = "";
+  #written: Written = [];
   #writing: Promise<void> = Promise.resolve();
   #failure: DataFileFailure | undefined;
 
   constructor(
     readonly path: string,
-    private readonly engine: Engine,
+    private readonly shops: ShopStates,
     private readonly flushMs: number,
     private readonly hooks: DataFileHooks = {},
   ) {
@@ -167,12 +158,11 @@ export class DataFile {
     this.#db = new Low<Snapshot>(new StateFile(path), emptyState());
   }
 
-  /** A cheap fingerprint of every shop's write counter: equal means nothing to write. */
-  #signature(): string {
-    return this.engine
-      .shops()
-      .map((s) => `${s.id}:${s.store.version}:${s.store.customerCount}`)
-      .join(",") + `#${this.engine.generation}`;
+  /** Restores the shops the file holds, checked whole first; false when the file does not exist yet. */
+  load(): boolean {
+    const saved = readSnapshot(this.path);
+    if (saved) this.shops.restore(saved.shops);
+    return saved !== undefined;
   }
 
   /** While writes fail: since when and why (GET /__sim/health reports it). */
@@ -189,16 +179,12 @@ export class DataFile {
   /** Writes the state if it changed since the last write. Concurrent calls queue up. */
   flush(): Promise<void> {
     const write = async () => {
-      const signature = this.#signature();
-      if (signature === this.#written) return;
+      const shops = this.shops.snapshot();
+      const now: Written = shops.map(({ store }) => ({ store, version: store.version }));
+      const before = this.#written;
+      if (now.length === before.length && now.every((w, i) => w.store === before[i]!.store && w.version === before[i]!.version)) return;
       const started = performance.now();
-      const shops = this.engine.shops();
-      this.#db.data = {
-        format: DATA_FORMAT,
-        version: DATA_VERSION,
-        savedAt: new Date().toISOString(),
-        shops: shops.map((s) => ({ spec: this.engine.spec(s.id)!, store: s.store })),
-      };
+      this.#db.data = { format: DATA_FORMAT, version: DATA_VERSION, savedAt: new Date().toISOString(), shops };
       // Counted now, not after the write: requests served while the file is written are not in it.
       const customers = shops.reduce((n, s) => n + s.store.customerCount, 0);
       const activities = shops.reduce((n, s) => n + s.store.data.activities.length, 0);
@@ -209,7 +195,7 @@ export class DataFile {
         this.#failed(error);
         throw error;
       }
-      this.#written = signature;
+      this.#written = now;
       const failure = this.#failure;
       this.#failure = undefined;
       if (failure) this.hooks.onRecovered?.(failure);

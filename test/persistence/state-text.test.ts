@@ -10,9 +10,9 @@ import fc from "fast-check";
 import { afterAll, describe, expect, it } from "vitest";
 import { parseConfig } from "../../src/config.js";
 import { buildSimulator } from "../../src/simulator.js";
-import { DATA_FORMAT, DATA_VERSION, type SavedState, type Snapshot } from "../../src/store/data-file.js";
+import { DATA_FORMAT, DATA_VERSION, type SavedState, type Snapshot } from "../../src/persistence/saved-state.js";
 import { ShopStore } from "../../src/store/shop-store.js";
-import { GROUP_SIZE, StateText } from "../../src/store/state-text.js";
+import { GROUP_SIZE, StateText } from "../../src/persistence/state-text.js";
 import type { ActivityRecord, CustomerChange, CustomerRecord, ShopData } from "../../src/store/types.js";
 
 const dir = mkdtempSync(join(tmpdir(), "loyalty-sim-state-text-"));
