@@ -8,10 +8,11 @@ import { createApp } from "./app.js";
 import type { SimulatorConfig } from "./config.js";
 import type { SimClock } from "./engine/clock.js";
 import { Engine, type ShopSpec } from "./engine/engine.js";
+import { shopGenerator } from "./fixtures/generate.js";
 import { defaultFixturePath, loadFixtureFile } from "./fixtures/load.js";
 import type { RequestLogLine } from "./http/recording.js";
 import { loadScenarioFile } from "./scenarios/load.js";
-import { DataFile, readDataFile, type DataFileHooks } from "./store/data-file.js";
+import { DataFile, type DataFileHooks } from "./persistence/data-file.js";
 
 export const DEFAULT_SHOP_ID = "1";
 
@@ -42,11 +43,10 @@ export interface BuildOptions {
 }
 
 export function buildSimulator(config: SimulatorConfig, options: BuildOptions = {}) {
-  const engine = new Engine(options.newClock ? { newClock: options.newClock } : {});
-  const saved = config.data !== undefined ? readDataFile(config.data) : undefined;
-  if (saved) for (const { spec, data } of saved.shops) engine.attachShop(spec, data);
-  else engine.addShop(defaultShopSpec(config));
+  const engine = new Engine({ generator: shopGenerator, ...(options.newClock && { newClock: options.newClock }) });
   const dataFile = config.data !== undefined ? new DataFile(config.data, engine, config.flushMs, options.dataFileHooks) : undefined;
+  const restored = dataFile?.load() ?? false;
+  if (!restored) engine.addShop(defaultShopSpec(config));
   const scenarios = config.scenario.map((file) => loadScenarioFile(file));
   const built = createApp({
     engine,
@@ -61,7 +61,7 @@ export function buildSimulator(config: SimulatorConfig, options: BuildOptions = 
     ...(options.onRequest && { onRequest: options.onRequest }),
     ...(dataFile && { onReset: () => dataFile.flush(), dataFileFailure: () => dataFile.failure }),
   });
-  return { engine, shop: engine.defaultShop(), dataFile, restored: saved !== undefined, ...built };
+  return { engine, shop: engine.defaultShop(), dataFile, restored, ...built };
 }
 
 export type BuiltSimulator = ReturnType<typeof buildSimulator>;

@@ -37,7 +37,7 @@ setFlagsFromString("--heap-growing-percent=15");
 /**
  * V8 pretenures an allocation site whose objects survive young-generation collections: they are
  * then allocated in the old generation directly. With a large shop some per-request sites were
- * (the view of a customer built for comparison, and garbage at once): the old generation then
+ * (objects a request makes and drops at once): the old generation then
  * grew by 1.5-5 MB a second under a `GET` load, and the major collector marked the whole shop every
  * few seconds. Without pretenuring that garbage dies young: no major collection in the same load.
  */

@@ -75,7 +75,7 @@ function customerEvents(shop: ShopEngine, c: CustomerRecord): UpcomingEvent[] {
 export function customerDetail(shop: ShopEngine, id: string, ledger: PageQuery): CustomerDetail | undefined {
   const record = shop.store.customer(id);
   if (!record) return undefined;
-  const customer = shop.getCustomer(id);
+  const customer = shop.getCustomer(id).value;
   const codes: CustomerDetail["codes"] = { available: [], used: [], voided: [] };
   // Newest first, as the ledger.
   const all = shop.store.codesOf(id);

@@ -9,6 +9,7 @@ import { fixedClock, type SimClock } from "../../src/engine/clock.js";
 import { Engine, type ShopSpec } from "../../src/engine/engine.js";
 import type { ShopEngine } from "../../src/engine/shop-engine.js";
 import { DomainError } from "../../src/engine/errors.js";
+import { shopGenerator } from "../../src/fixtures/generate.js";
 import { defaultFixturePath, loadFixtureFile } from "../../src/fixtures/load.js";
 import type { Scenario } from "../../src/scenarios/schema.js";
 import type { Program, ShopAccess } from "../../src/store/types.js";
@@ -59,7 +60,7 @@ export function defaultSpec(options: TestSimOptions = {}): ShopSpec {
 
 export function createTestSim(options: TestSimOptions = {}) {
   // Every shop's clock, the ones made by POST /__sim/shops included, starts stopped at `now`.
-  const engine = new Engine({ newClock: () => fixedClock(options.now ?? NOW) });
+  const engine = new Engine({ generator: shopGenerator, newClock: () => fixedClock(options.now ?? NOW) });
   const shop: ShopEngine = engine.addShop(defaultSpec(options));
   /** The default shop's clock. */
   const clock: SimClock = shop.clock;
