@@ -8,8 +8,8 @@ import { parseConfig, type SimulatorConfig, type SimulatorOptions } from "./conf
 import { createControlClient, type ControlClient } from "./in-process.js";
 import { buildSimulator, type BuildOptions, type BuiltSimulator } from "./simulator.js";
 import { nodeServerOptions } from "./http/node-server.js";
-import { API_BASE } from "./http/router.js";
-import { isLoopbackAddress } from "./http/same-origin.js";
+import { API_BASE } from "./http/base.js";
+import { isLoopbackAddress } from "./http/gates/index.js";
 
 export interface RunningSimulator {
   /** `http://127.0.0.1:PORT` */

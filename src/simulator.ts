@@ -9,7 +9,7 @@ import type { SimulatorConfig } from "./config.js";
 import type { SimClock } from "./engine/clock.js";
 import { Engine, type ShopSpec } from "./engine/engine.js";
 import { defaultFixturePath, loadFixtureFile } from "./fixtures/load.js";
-import type { RequestLogLine } from "./http/recording.js";
+import type { RequestLogLine } from "./http/journal/recorder.js";
 import { loadScenarioFile } from "./scenarios/load.js";
 import { DataFile, readDataFile, type DataFileHooks } from "./store/data-file.js";
 

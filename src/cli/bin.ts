@@ -7,7 +7,7 @@ import { setFlagsFromString } from "node:v8";
 import { VERSION } from "../version.js";
 import { HELP, parseCli } from "./args.js";
 import { createLogger } from "./logger.js";
-import type { RequestLogLine } from "../http/recording.js";
+import type { RequestLogLine } from "../http/journal/recorder.js";
 
 /** Problems of the user's input (bad option, fixture, scenario or data file): exit code 2, no stack. */
 const USAGE_ERRORS = new Set(["ConfigError", "FixtureError", "ScenarioError", "DataFileError"]);

@@ -8,8 +8,7 @@ import type { ContentfulStatusCode } from "hono/utils/http-status";
 import type { ZodError } from "zod";
 import { isoTimestamp } from "../engine/clock.js";
 import { DomainError, ERROR_CATALOG, type ControlErrorCode, type ErrorCode, type FieldIssue } from "../engine/errors.js";
-import type { DecidedBy } from "../journal.js";
-import type { AppEnv } from "./env.js";
+import type { AppEnv, DecidedBy } from "./env.js";
 import { sendJson } from "./respond.js";
 
 export function errorBody(code: ErrorCode | ControlErrorCode, status: number, message: string, now: number, details?: FieldIssue[]) {
@@ -25,6 +24,13 @@ export function sendError(c: Context<AppEnv>, error: DomainError, decidedBy?: De
   if (decidedBy !== undefined) c.set("decidedBy", decidedBy);
   const body = errorBody(error.code, error.status, error.message, c.get("clock").now(), error.details);
   return sendJson(c, body, error.status as ContentfulStatusCode);
+}
+
+/** Writes every failure in the error envelope; anything but a DomainError is a bug (`onBug`), a 500. */
+export function answerError(error: unknown, c: Context<AppEnv>, onBug?: (error: unknown) => void): Response {
+  if (error instanceof DomainError) return sendError(c, error);
+  onBug?.(error);
+  return sendError(c, new DomainError("INTERNAL_ERROR"));
 }
 
 /** The answer to a request no route has. */

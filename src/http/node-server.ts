@@ -11,7 +11,7 @@
  * @module
  */
 import { createServer, type RequestListener, type ServerOptions } from "node:http";
-import { awaitingSmallBodies } from "./request-body.js";
+import { awaitingSmallBodies } from "./request-input.js";
 
 export const nodeServerOptions = {
   autoCleanupIncoming: false,

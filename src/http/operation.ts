@@ -1,10 +1,19 @@
 /**
- * Which operation a request is for: known from the route that matched it (see `throughGateway`),
- * named as the OpenAPI document names it, so scenarios and the journal can name operations.
+ * Which operation a request is for: known from the route that matched it (see mount.ts), named as
+ * the OpenAPI document names it, so scenarios and the journal can name operations.
  * @module
  */
-import { API_BASE } from "../http/router.js";
+import { API_BASE } from "./base.js";
 
+/** What the gateway knows of a mounted route. */
+export interface MountedRoute {
+  /** As the OpenAPI document names the operation (API routes are journaled with it). */
+  operationId?: string;
+  /** The documented path, e.g. `/rest_api/v1/customers/{id}`. */
+  template: string;
+}
+
+/** A request's API operation. */
 export interface OperationRef {
   /** As the OpenAPI document names it, e.g. `getCustomer`. */
   operationId: string;

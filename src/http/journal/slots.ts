@@ -7,8 +7,8 @@
  * texts recorded are well-formed (decoded bodies, JSON, headers), so they come back as written.
  * @module
  */
-// Read when called, not when loaded: journal.ts, which defines them, loads this module first.
-import { DECIDERS, type JournalRecord } from "./journal.js";
+import { DECIDERS } from "../env.js";
+import type { JournalRecord } from "./record.js";
 
 /** The text fields of a record, packed in this order into their slot's bytes. */
 const TEXT_FIELDS = [

@@ -6,9 +6,10 @@
  * request, measured at about a third of the time of a `GET /customers/{id}`).
  * @module
  */
-import type { Gate } from "./gateway.js";
-import { setHeader } from "./respond.js";
-import { requestHeader } from "./request-headers.js";
+import { isControlPath } from "../base.js";
+import type { Gate } from "../gateway.js";
+import { requestHeader } from "../request-input.js";
+import { setHeader } from "../respond.js";
 
 export interface CorsOptions {
   allowHeaders: string[];
@@ -22,6 +23,8 @@ export function cors(options: CorsOptions): Gate {
   const allowMethods = options.allowMethods.join(",");
   const exposeHeaders = options.exposeHeaders.join(",");
   return (c) => {
+    // Browsers never drive the control API (see same-origin.ts).
+    if (isControlPath(c.req.path)) return undefined;
     // A browser sends Origin with every cross-origin request, preflights included; a request
     // without one (a server-side client, a test) has no use for CORS headers.
     if (requestHeader(c, "origin") === undefined) return undefined;
