@@ -17,7 +17,7 @@ import { API_BASE, isApiPath } from "./http/base.js";
 import { docsRouter } from "./http/docs.js";
 import type { AppEnv } from "./http/env.js";
 import { answerError, sendNoRoute } from "./http/errors.js";
-import { createGateway } from "./http/gateway.js";
+import { createGateway, type GatewayOptions } from "./http/gateway.js";
 import { bodyLimit, controlCallers, cors, credentials, identifyShop, jsonBodies, Quotas, requestId } from "./http/gates/index.js";
 import { Journal } from "./http/journal/journal.js";
 import { RequestRecorder, type RequestLogLine } from "./http/journal/recorder.js";
@@ -94,7 +94,7 @@ export function createApp(deps: AppDeps): BuiltApp {
   const registry = new ScenarioRegistry(deps.scenarios ?? [], clockOf, deps.seed ?? 1);
   const journal = new Journal(deps.journalSize ?? 1000);
   const maxBody = deps.bodyLimitBytes ?? 1024 * 1024;
-  const onError = (error: unknown, c: Parameters<typeof answerError>[1]) => answerError(error, c, deps.onBug);
+  const onError: GatewayOptions["onError"] = (error, c, route) => answerError(error, c, deps.onBug, route);
 
   // The gates, in the order they run: the first that answers ends the request.
   const gateway = createGateway({

@@ -7,11 +7,12 @@ import { randomBytes } from "node:crypto";
 import type { Context } from "hono";
 import type { Limits } from "../config.js";
 import type { Engine } from "../engine/engine.js";
-import { DomainError, invalidField } from "../engine/errors.js";
+import { DomainError } from "../engine/errors.js";
 import { inClockRange, isoTimestamp } from "../engine/clock.js";
 import type { ShopEngine } from "../engine/shop-engine.js";
 import type { Quotas } from "../http/gates/credentials.js";
 import type { AppEnv } from "../http/env.js";
+import { invalidInput } from "../http/errors.js";
 import type { Journal, JournalFilter } from "../http/journal/journal.js";
 import type { Mount } from "../http/mount.js";
 import { bodyText, checked, readJson, requestHeader } from "../http/request-input.js";
@@ -47,7 +48,7 @@ function shopFor(c: Context<AppEnv>, engine: Engine): { shop: ShopEngine; isDefa
   const key = requestHeader(c, "x-api-key");
   const fallback = engine.defaultShop();
   const shop = key === undefined ? fallback : engine.shopByApiKey(key);
-  if (!shop) throw invalidField("header", "X-Api-Key", NO_SUCH_SHOP);
+  if (!shop) throw invalidInput("header", "X-Api-Key", NO_SUCH_SHOP);
   c.set("clock", shop.clock);
   return { shop, isDefault: shop === fallback };
 }
@@ -94,7 +95,7 @@ export function controlRouter(mount: Mount, deps: ControlDeps) {
   };
   const resetShop = async (shop: ShopEngine, isDefault: boolean) => {
     // Deleted while it waited for another reset to end.
-    if (!(await engine.resetShopInSlices(shop.id))) throw invalidField("header", "X-Api-Key", NO_SUCH_SHOP);
+    if (!(await engine.resetShopInSlices(shop.id))) throw invalidInput("header", "X-Api-Key", NO_SUCH_SHOP);
     forget(shop.id, isDefault);
     await deps.onReset?.();
     return 1;
@@ -129,7 +130,7 @@ export function controlRouter(mount: Mount, deps: ControlDeps) {
           throw error;
         }
       } else if (!type && (await bodyText(c)) === "") {
-        throw invalidField("header", "Content-Type", "must be application/json or application/yaml, got none");
+        throw invalidInput("header", "Content-Type", "must be application/json or application/yaml, got none");
       } else {
         // No depth limit on the text: the schema names the field that nests too deeply.
         scenario = checked(c, scenarioSchema, await readJson(c, false), "body") as Scenario;
@@ -172,9 +173,9 @@ export function controlRouter(mount: Mount, deps: ControlDeps) {
       const body = c.req.valid("json");
       // Both checked before anything changes: a refused change leaves the clock as it was.
       const setTo = body.set === undefined ? undefined : Date.parse(body.set);
-      if (setTo !== undefined && !inClockRange(setTo)) throw invalidField("body", "set", CLOCK_RANGE_RULE);
+      if (setTo !== undefined && !inClockRange(setTo)) throw invalidInput("body", "set", CLOCK_RANGE_RULE);
       const advanceMs = body.advanceSeconds === undefined ? undefined : Math.round(body.advanceSeconds * 1000);
-      if (advanceMs !== undefined && !inClockRange(clock.now() + advanceMs)) throw invalidField("body", "advanceSeconds", CLOCK_RANGE_RULE);
+      if (advanceMs !== undefined && !inClockRange(clock.now() + advanceMs)) throw invalidInput("body", "advanceSeconds", CLOCK_RANGE_RULE);
       if (setTo !== undefined) clock.set(setTo);
       if (advanceMs !== undefined) clock.advance(advanceMs);
       if (body.frozen !== undefined) clock.freeze(body.frozen);
@@ -207,7 +208,7 @@ export function controlRouter(mount: Mount, deps: ControlDeps) {
       const { apiKey } = c.req.valid("param");
       const shop = engine.shopByApiKey(apiKey);
       if (!shop) throw new DomainError("NOT_FOUND", `No shop has the API key ${apiKey} (see GET /__sim/shops)`);
-      if (shop === engine.defaultShop()) throw invalidField("path", "apiKey", DEFAULT_SHOP_STAYS);
+      if (shop === engine.defaultShop()) throw invalidInput("path", "apiKey", DEFAULT_SHOP_STAYS);
       engine.deleteShop(shop.id);
       forget(shop.id, false);
       await deps.onReset?.();

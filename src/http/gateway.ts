@@ -30,8 +30,8 @@ export interface GatewayOptions {
   /** Gates of every other request (control, docs). */
   other: Gate[];
   recorder: Pick<RequestRecorder, "begin" | "finish">;
-  /** Answers an error a gate or a handler throws. */
-  onError: (error: unknown, c: C) => Response;
+  /** Answers an error a gate or a handler throws (on `route`, when a route matched). */
+  onError: (error: unknown, c: C, route?: MountedRoute) => Response;
 }
 
 /** The first answer of `gates` from `i`, if any; a promise only once a gate returns one. */
@@ -49,15 +49,15 @@ export function createGateway(options: GatewayOptions): { api: Wrap; other: Wrap
   const other = [...everyRequest, ...options.other];
 
   /** `gates` then `inner`, a thrown error or a rejection answered by `onError`. */
-  const answer = (c: C, gates: readonly Gate[], inner: Inner): MaybePromise<Response> => {
+  const answer = (c: C, gates: readonly Gate[], inner: Inner, route: MountedRoute | undefined): MaybePromise<Response> => {
     let res: MaybePromise<Response>;
     try {
       const early = firstAnswer(c, gates);
       res = early === undefined ? inner(c) : early instanceof Promise ? early.then((found) => found ?? inner(c)) : early;
     } catch (error) {
-      return onError(error, c);
+      return onError(error, c, route);
     }
-    return res instanceof Promise ? res.catch((error: unknown) => onError(error, c)) : res;
+    return res instanceof Promise ? res.catch((error: unknown) => onError(error, c, route)) : res;
   };
   /** The response, with the headers gathered on the way (request id, CORS, quota) on it. */
   const send = (c: C, res: Response): Response => {
@@ -67,9 +67,9 @@ export function createGateway(options: GatewayOptions): { api: Wrap; other: Wrap
     return c.res;
   };
   /** The answer, or the one a gate asked to send instead once the handler's was made (`replaceAnswer`). */
-  const replaced = (c: C, res: Response): MaybePromise<Response> => {
+  const replaced = (c: C, res: Response, route: MountedRoute | undefined): MaybePromise<Response> => {
     const replace = c.get("replaceAnswer");
-    return replace === undefined ? res : answer(c, [], () => replace(res));
+    return replace === undefined ? res : answer(c, [], () => replace(res), route);
   };
   const journaled = (c: C, res: Response, arrival: Arrival): MaybePromise<Response> => {
     send(c, res);
@@ -79,8 +79,8 @@ export function createGateway(options: GatewayOptions): { api: Wrap; other: Wrap
   /** After the every-request gates: the API gates and the route, journaled. */
   const apiInner = (c: C, inner: Inner, route: MountedRoute | undefined): MaybePromise<Response> => {
     const arrival = recorder.begin(c, route);
-    const answered = answer(c, options.api, inner);
-    const res = answered instanceof Promise ? answered.then((r) => replaced(c, r)) : replaced(c, answered);
+    const answered = answer(c, options.api, inner, route);
+    const res = answered instanceof Promise ? answered.then((r) => replaced(c, r, route)) : replaced(c, answered, route);
     return res instanceof Promise ? res.then((r) => journaled(c, r, arrival)) : journaled(c, res, arrival);
   };
 
@@ -101,8 +101,8 @@ export function createGateway(options: GatewayOptions): { api: Wrap; other: Wrap
       }
       return early ? send(c, early) : apiInner(c, inner, route);
     },
-    other: (c, inner) => {
-      const res = answer(c, other, inner);
+    other: (c, inner, route) => {
+      const res = answer(c, other, inner, route);
       return res instanceof Promise ? res.then((r) => send(c, r)) : send(c, res);
     },
   };

@@ -99,7 +99,11 @@ export class Mounting<S extends Schema = {}> {
       const done = runChecks(c, checks);
       return (done === undefined ? run(c, noNext) : done.then(() => run(c, noNext))) as MaybePromise<Response>;
     };
-    const mounted: MountedRoute = { template: this.options.base + route.path, ...(route.operationId !== undefined && { operationId: route.operationId }) };
+    const mounted: MountedRoute = {
+      template: this.options.base + route.path,
+      ...(route.operationId !== undefined && { operationId: route.operationId }),
+      ...(route.request !== undefined && { request: route.request }),
+    };
     const { wrap } = this.options;
     this.router.on(route.method, route.path.replace(/\{([^}]+)\}/g, ":$1"), (c: C) => wrap(c, inner, mounted));
     return this as never;

@@ -3,6 +3,7 @@
  * the OpenAPI document names it, so scenarios and the journal can name operations.
  * @module
  */
+import type { RouteConfig } from "@hono/zod-openapi";
 import { API_BASE } from "./base.js";
 
 /** What the gateway knows of a mounted route. */
@@ -11,6 +12,8 @@ export interface MountedRoute {
   operationId?: string;
   /** The documented path, e.g. `/rest_api/v1/customers/{id}`. */
   template: string;
+  /** Its input's schemas: where a field an error names is sent. */
+  request?: RouteConfig["request"];
 }
 
 /** A request's API operation. */

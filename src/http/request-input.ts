@@ -10,7 +10,7 @@ import type { Context } from "hono";
 import type { z } from "@hono/zod-openapi";
 import { DomainError } from "../engine/errors.js";
 import type { AppEnv } from "./env.js";
-import { validationError } from "./errors.js";
+import { invalidInput, validationError } from "./errors.js";
 import { jsonTextTooDeep, TOO_DEEP } from "./json-depth.js";
 import { andThen, type MaybePromise } from "./maybe-promise.js";
 
@@ -150,12 +150,8 @@ export function refused(c: C, error: DomainError): DomainError {
 }
 
 function notJson(c: C, type: string | undefined): DomainError {
-  return refused(
-    c,
-    new DomainError("VALIDATION_ERROR", "Request body must be JSON", [
-      { in: "header", path: "Content-Type", message: `must be application/json (optionally with "; charset=utf-8"), got ${type ?? "none"}` },
-    ]),
-  );
+  const why = `must be application/json (optionally with "; charset=utf-8"), got ${type ?? "none"}`;
+  return refused(c, invalidInput("header", "Content-Type", why, "Request body must be JSON"));
 }
 
 /** Refuses a body that is not JSON, read to tell: never silently taken as empty. An empty body passes. */
@@ -182,12 +178,12 @@ export function readJson(c: C, depthLimit: boolean): MaybePromise<unknown> {
       return {};
     }
     if (depthLimit && jsonTextTooDeep(text)) {
-      throw refused(c, new DomainError("VALIDATION_ERROR", "Request body is nested too deeply", [{ in: "body", path: "(root)", message: TOO_DEEP }]));
+      throw refused(c, invalidInput("body", "(root)", TOO_DEEP, "Request body is nested too deeply"));
     }
     try {
       return JSON.parse(text) as unknown;
     } catch {
-      throw refused(c, new DomainError("VALIDATION_ERROR", "Request body is not valid JSON", [{ in: "body", path: "(root)", message: "is not valid JSON" }]));
+      throw refused(c, invalidInput("body", "(root)", "is not valid JSON", "Request body is not valid JSON"));
     }
   });
 }

@@ -9,8 +9,9 @@ import type { JSONParsed } from "hono/utils/types";
 import type { z } from "@hono/zod-openapi";
 import { isoTimestamp } from "../engine/clock.js";
 import type { Page } from "../engine/pagination.js";
-import { ERROR_CATALOG, type ErrorCode } from "../engine/errors.js";
+import type { ErrorCode } from "../engine/errors.js";
 import type { AppEnv } from "./env.js";
+import { ERROR_STATUS } from "./errors.js";
 import { jsonText, sendJsonText } from "./respond.js";
 import { ErrorEnvelopeSchema } from "./schemas.js";
 
@@ -57,7 +58,7 @@ type ApiRouteInput = Omit<RouteConfig, "responses"> & {
 };
 
 /** The statuses a route's error codes (and those of every API route) are answered with. */
-type ErrorStatus<I extends ApiRouteInput> = (typeof ERROR_CATALOG)[(I extends { errors: (infer C extends ErrorCode)[] } ? C : never) | (typeof COMMON_ERRORS)[number]]["status"];
+type ErrorStatus<I extends ApiRouteInput> = (typeof ERROR_STATUS)[(I extends { errors: (infer C extends ErrorCode)[] } ? C : never) | (typeof COMMON_ERRORS)[number]];
 
 type JsonResponse<S extends z.ZodType> = { description: string; content: { "application/json": { schema: S } } };
 
@@ -78,7 +79,7 @@ export function apiRoute<const I extends ApiRouteInput>(input: I): ApiRoute<I> {
   const { success, errors = [], ...rest } = input;
   const byStatus = new Map<number, ErrorCode[]>();
   for (const code of [...errors, ...COMMON_ERRORS]) {
-    const status = ERROR_CATALOG[code].status;
+    const status = ERROR_STATUS[code];
     byStatus.set(status, [...(byStatus.get(status) ?? []), code]);
   }
   const responses: Record<number, unknown> = {

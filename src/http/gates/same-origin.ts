@@ -4,9 +4,8 @@
  * for the control API that is enough to reset or reshape it under a running test suite.
  * @module
  */
-import { DomainError } from "../../engine/errors.js";
 import { isControlPath } from "../base.js";
-import { sendError } from "../errors.js";
+import { sendControlError } from "../errors.js";
 import type { Gate } from "../gateway.js";
 import { requestHeader } from "../request-input.js";
 
@@ -58,5 +57,5 @@ function hostOf(origin: string): string | undefined {
 }
 
 function refuse(c: Parameters<Gate>[0], why: string): Response {
-  return sendError(c, new DomainError("FORBIDDEN", `${why}. Call it from a test process, curl or the docs page at /doc`));
+  return sendControlError(c, "FORBIDDEN", `${why}. Call it from a test process, curl or the docs page at /doc`);
 }
