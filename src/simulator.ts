@@ -1,7 +1,7 @@
 /**
  * Builds a simulator (engine + app) from validated options: loads the fixture and scenarios,
  * applies credential and quota overrides, and seeds the default shop, or restores every shop from
- * the `--data` file when it exists.
+ * the `--data` file when it exists. The CLI, the library and the tests all build it here.
  * @module
  */
 import { createApp } from "./app.js";
@@ -11,6 +11,7 @@ import { Engine, type ShopSpec } from "./engine/engine.js";
 import { defaultFixturePath, loadFixtureFile } from "./fixtures/load.js";
 import type { RequestLogLine } from "./http/journal/recorder.js";
 import { loadScenarioFile } from "./scenarios/load.js";
+import type { Scenario } from "./scenarios/schema.js";
 import { DataFile, readDataFile, type DataFileHooks } from "./store/data-file.js";
 
 export const DEFAULT_SHOP_ID = "1";
@@ -34,6 +35,10 @@ export function defaultShopSpec(config: SimulatorConfig): ShopSpec {
 export interface BuildOptions {
   /** Makes each shop's clock (default: real time). */
   newClock?: () => SimClock;
+  /** Changes the default shop before it is seeded (a program or access of its own); not for a restored one. */
+  defaultShop?: (spec: ShopSpec) => void;
+  /** Scenarios loaded at start, given as values: after those of the config's files. */
+  scenarios?: Scenario[];
   dataFileHooks?: DataFileHooks;
   onBug?: (error: unknown) => void;
   onRequest?: (line: RequestLogLine) => void;
@@ -45,9 +50,13 @@ export function buildSimulator(config: SimulatorConfig, options: BuildOptions = 
   const engine = new Engine(options.newClock ? { newClock: options.newClock } : {});
   const saved = config.data !== undefined ? readDataFile(config.data) : undefined;
   if (saved) for (const { spec, data } of saved.shops) engine.attachShop(spec, data);
-  else engine.addShop(defaultShopSpec(config));
+  else {
+    const spec = defaultShopSpec(config);
+    options.defaultShop?.(spec);
+    engine.addShop(spec);
+  }
   const dataFile = config.data !== undefined ? new DataFile(config.data, engine, config.flushMs, options.dataFileHooks) : undefined;
-  const scenarios = config.scenario.map((file) => loadScenarioFile(file));
+  const scenarios = [...config.scenario.map((file) => loadScenarioFile(file)), ...(options.scenarios ?? [])];
   const built = createApp({
     engine,
     scenarios,
