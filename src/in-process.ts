@@ -6,7 +6,8 @@
  */
 import { parseConfig, type SimulatorOptions } from "./config.js";
 import type { SimClock } from "./engine/clock.js";
-import type { ErrorCode, FieldIssue } from "./engine/errors.js";
+import type { ErrorCode } from "./engine/errors.js";
+import type { FieldIssue } from "./http/errors.js";
 import type { Customer } from "./engine/views.js";
 import type { RouteConfig, z } from "@hono/zod-openapi";
 import * as routes from "./control/control.routes.js";

@@ -35,3 +35,9 @@ export function openApiConfig(servers: { url: string; description: string }[] = 
     security: [{ ApiKey: [], ApiSecret: [] }],
   };
 }
+
+/** The two credential headers, as the document's security schemes. */
+export const SECURITY_SCHEMES = {
+  ApiKey: { type: "apiKey", in: "header", name: "X-Api-Key", description: "The shop's API key (default `sim_key`)" },
+  ApiSecret: { type: "apiKey", in: "header", name: "X-Api-Secret", description: "The shop's API secret (default `sim_secret`)" },
+} as const;

@@ -3,13 +3,13 @@
  * @module
  */
 import type { AddressInfo } from "node:net";
-import { serve, type ServerType } from "@hono/node-server";
+import { serve as serveNode, type ServerType } from "@hono/node-server";
 import { parseConfig, type SimulatorConfig, type SimulatorOptions } from "./config.js";
 import { createControlClient, type ControlClient } from "./in-process.js";
 import { buildSimulator, type BuildOptions, type BuiltSimulator } from "./simulator.js";
 import { nodeServerOptions } from "./http/node-server.js";
-import { API_BASE } from "./http/router.js";
-import { isLoopbackAddress } from "./http/same-origin.js";
+import { API_BASE } from "./http/base.js";
+import { isLoopbackAddress } from "./http/gates/index.js";
 
 export interface RunningSimulator {
   /** `http://127.0.0.1:PORT` */
@@ -27,12 +27,16 @@ export interface RunningSimulator {
   close(): Promise<void>;
 }
 
-/** Listens on the configured port (an ephemeral one by default here) once the app is built. */
-export async function listen(config: SimulatorConfig, options: BuildOptions = {}): Promise<RunningSimulator & { built: BuiltSimulator; server: ServerType }> {
+/** Builds the simulator and listens on the configured port (an ephemeral one by default here). */
+export function listen(config: SimulatorConfig, options: BuildOptions = {}): Promise<RunningSimulator & { built: BuiltSimulator; server: ServerType }> {
   // In-process simulators bind nothing, so only here is there an address to protect.
-  const built = buildSimulator(config, { ...options, loopbackHostsOnly: isLoopbackAddress(config.host) });
+  return serve(buildSimulator(config, { ...options, loopbackHostsOnly: isLoopbackAddress(config.host) }), config);
+}
+
+/** Listens with a built simulator on the configured port. */
+export async function serve(built: BuiltSimulator, config: SimulatorConfig): Promise<RunningSimulator & { built: BuiltSimulator; server: ServerType }> {
   const server = await new Promise<ServerType>((resolve, reject) => {
-    const s = serve(
+    const s = serveNode(
       {
         fetch: built.app.fetch,
         port: config.port,

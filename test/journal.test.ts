@@ -5,8 +5,10 @@
  */
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { DECIDERS, Journal, type JournalRecord } from "../src/journal.js";
-import { packFetchHeaders, packHeaderList, packHeaderRecord, unpackHeaders } from "../src/journal-headers.js";
+import { Journal } from "../src/http/journal/journal.js";
+import { DECIDERS } from "../src/http/env.js";
+import type { JournalRecord } from "../src/http/journal/record.js";
+import { packFetchHeaders, packHeaderList, packHeaderRecord, unpackHeaders } from "../src/http/journal/headers.js";
 import { pathGlob } from "../src/scenarios/glob.js";
 
 function record(overrides: Partial<JournalRecord> = {}): JournalRecord {

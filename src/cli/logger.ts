@@ -3,7 +3,7 @@
  * @module
  */
 import type { SimulatorConfig } from "../config.js";
-import type { RequestLogLine } from "../http/recording.js";
+import type { RequestLogLine } from "../http/journal/recorder.js";
 
 const LEVELS = { debug: 10, info: 20, warn: 30, error: 40, silent: 100 } as const;
 

@@ -4,6 +4,7 @@
  * @module
  */
 import { createRoute, z, type RouteConfig } from "@hono/zod-openapi";
+import { pathParams } from "../http/params.js";
 import { CustomerSchema } from "../http/schemas.js";
 import { scenarioSchema } from "../scenarios/schema.js";
 import {
@@ -93,8 +94,7 @@ export const simAddScenario = controlRoute({
   request: {
     headers: ShopKeyHeader,
     body: {
-      // Not `required`: with it, @hono/zod-openapi runs the JSON validator on every body, so a
-      // YAML one would be checked as an empty JSON object. The handler refuses a missing body.
+      // Of two types: read by the handler, which refuses a missing body.
       required: false,
       content: {
         "application/json": { schema: scenarioSchema },
@@ -111,7 +111,7 @@ export const simDeleteScenario = controlRoute({
   operationId: "simDeleteScenario",
   summary: "Remove a scenario",
   description: "Removes the shop's scenario of that name (for the default shop, also one loaded at start: for itself, until it is reset).",
-  request: { headers: ShopKeyHeader, params: z.object({ name: z.string().openapi({ param: { name: "name", in: "path" } }) }) },
+  request: { headers: ShopKeyHeader, params: pathParams({ name: {} }) },
   responses: { 204: { description: "Removed" }, 404: controlError("`NOT_FOUND`: no such scenario"), 422: invalid, 500: bug },
 });
 
@@ -213,7 +213,7 @@ export const simDeleteShop = controlRoute({
   summary: "Delete a shop",
   description:
     "The shop and everything of it go: data, scenarios, journal entries, rate windows, clock (and from the `--data` file, which is flushed). Its id and API key are not given to another shop. The default shop cannot be deleted (422).",
-  request: { params: z.object({ apiKey: z.string().openapi({ param: { name: "apiKey", in: "path" }, description: "The shop's API key" }) }) },
+  request: { params: pathParams({ apiKey: { description: "The shop's API key" } }) },
   responses: {
     204: { description: "Deleted" },
     404: controlError("`NOT_FOUND`: no shop has this API key"),
@@ -241,7 +241,7 @@ export const simMergeCustomer = controlRoute({
   description: "As the commerce platform does: the balance moves to `into`, the merged customer keeps `mergedIntoCustomerId` and is refused changes.",
   request: {
     headers: ShopKeyHeader,
-    params: z.object({ id: z.string().openapi({ param: { name: "id", in: "path" } }) }),
+    params: pathParams({ id: {} }),
     body: { required: true, content: { "application/json": { schema: MergeSchema } } },
   },
   responses: {

@@ -3,7 +3,7 @@ import { z } from "@hono/zod-openapi";
 import { CLOCK_MAX_MS, CLOCK_MIN_MS, isoTimestamp } from "../engine/clock.js";
 import { RECORD_ID, RECORD_ID_RULE } from "../engine/pagination.js";
 import { ErrorEnvelopeSchema } from "../http/schemas.js";
-import { DECIDERS } from "../journal.js";
+import { DECIDERS } from "../http/env.js";
 import { MAX_GLOB_LENGTH } from "../scenarios/glob.js";
 import { OPERATION_IDS } from "../scenarios/schema.js";
 

@@ -8,15 +8,7 @@
  */
 import type { Context } from "hono";
 import type { StatusCode } from "hono/utils/http-status";
-import type { AppEnv } from "./env.js";
-
-/** What a request's response will carry, gathered while it runs. */
-export interface Outgoing {
-  /** Response headers gathered so far (the request id, CORS, the quota). */
-  headers: Record<string, string>;
-  /** The JSON text of the response the app wrote, with `headers`; kept for the journal. */
-  text?: string;
-}
+import type { AppEnv, Outgoing } from "./env.js";
 
 function outgoing(c: Context<AppEnv>): Outgoing {
   let out = c.get("out");

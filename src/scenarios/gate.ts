@@ -6,14 +6,13 @@
  */
 import type { Context } from "hono";
 import { DomainError, type ErrorCode } from "../engine/errors.js";
+import { API_BASE } from "../http/base.js";
 import type { AppEnv } from "../http/env.js";
-import type { Gate } from "../http/gateway.js";
 import { sendError } from "../http/errors.js";
+import type { Gate } from "../http/gateway.js";
+import { customerIdOf } from "../http/operation.js";
+import { bodyText, isJsonType, requestHeader } from "../http/request-input.js";
 import { sendJson, setHeader, takeSentJson } from "../http/respond.js";
-import { bodyText } from "../http/request-body.js";
-import { requestHeader } from "../http/request-headers.js";
-import { API_BASE } from "../http/router.js";
-import { customerIdOf } from "./operations.js";
 import { parsePrefer } from "./prefer.js";
 import type { Decision, RequestFacts, ScenarioRegistry } from "./registry.js";
 import type { Fault, Respond } from "./schema.js";
@@ -36,7 +35,7 @@ export interface ScenarioDeps {
  * to the caller's only through a WeakRef, which a garbage collection can break.
  */
 function clientSignal(c: Context<AppEnv>): AbortSignal {
-  return (c.env as { signal?: AbortSignal } | undefined)?.signal ?? c.req.raw.signal;
+  return c.env?.signal ?? c.req.raw.signal;
 }
 
 /** Waits, but stops early when the client gives up. */
@@ -55,7 +54,7 @@ function sleep(ms: number, signal: AbortSignal): Promise<void> {
 
 async function facts(c: Context<AppEnv>, wantsBody: boolean): Promise<RequestFacts> {
   let body: unknown;
-  if (wantsBody && c.req.method !== "GET" && /json/i.test(requestHeader(c, "content-type") ?? "")) {
+  if (wantsBody && c.req.method !== "GET" && isJsonType(requestHeader(c, "content-type"))) {
     const text = await bodyText(c);
     try {
       body = text === "" ? undefined : JSON.parse(text);
@@ -98,8 +97,8 @@ async function fault(c: Context<AppEnv>, kind: Fault): Promise<Response> {
     // Never answer: hold the request until the client (or the server's shutdown) gives up.
     await new Promise<void>((resolve) => (signal.aborted ? resolve() : signal.addEventListener("abort", () => resolve(), { once: true })));
   }
-  const socket = (c.env as { incoming?: { socket?: { resetAndDestroy?: () => void; destroy: () => void } } } | undefined)?.incoming?.socket;
-  if (socket && kind === "connection_reset") (socket.resetAndDestroy ?? socket.destroy).call(socket);
+  const socket = c.env?.incoming?.socket;
+  if (socket && kind === "connection_reset") socket.resetAndDestroy();
   else if (socket) socket.destroy();
   return c.body(null, 599 as never, { [FAULT_HEADER]: kind });
 }

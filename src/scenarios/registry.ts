@@ -8,6 +8,7 @@
  */
 import { seededRandom, type RandomSource } from "../engine/random.js";
 import type { Clock } from "../engine/clock.js";
+import { FixedWindow } from "../http/fixed-window.js";
 import type { Respond, Rule, Scenario } from "./schema.js";
 import { pathGlob, type PathGlob } from "./glob.js";
 
@@ -34,7 +35,8 @@ interface RuleState {
   matches: number;
   /** Requests the rule decided. */
   hits: number;
-  window?: { start: number; count: number };
+  /** For a rateLimit rule, made on its first decision. */
+  window?: FixedWindow;
 }
 
 interface Active {
@@ -215,24 +217,16 @@ export class ScenarioRegistry {
           rule: state.index,
           ...(rule.name !== undefined && { ruleName: rule.name }),
           respond: rule.respond,
-          ...(rule.respond.rateLimit && { limit: this.#window(state, rule.respond.rateLimit, this.clockOf(facts.shopId).now()) }),
+          ...(rule.respond.rateLimit && { limit: this.#limit(state, rule.respond.rateLimit, this.clockOf(facts.shopId).now()) }),
         };
       }
     }
     return undefined;
   }
 
-  #window(state: RuleState, config: { limit: number; windowSeconds: number }, now: number) {
-    const length = config.windowSeconds * 1000;
-    if (!state.window || now >= state.window.start + length || now < state.window.start) state.window = { start: now, count: 0 };
-    const allowed = state.window.count < config.limit;
-    if (allowed) state.window.count++;
-    return {
-      allowed,
-      limit: config.limit,
-      remaining: config.limit - state.window.count,
-      retryAfterSeconds: Math.max(1, Math.ceil((state.window.start + length - now) / 1000)),
-    };
+  #limit(state: RuleState, config: { limit: number; windowSeconds: number }, now: number): NonNullable<Decision["limit"]> {
+    state.window ??= new FixedWindow();
+    return { limit: config.limit, ...state.window.hit(config.limit, config.windowSeconds * 1000, now) };
   }
 
   /** A delay in ms: a number, or drawn from [min, max] by the shop's random stream. */

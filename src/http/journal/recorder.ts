@@ -4,13 +4,13 @@
  * @module
  */
 import type { Context } from "hono";
-import type { Journal, JournalRecord } from "../journal.js";
-import { packFetchHeaders, packHeaderList, packHeaderRecord } from "../journal-headers.js";
-import { customerIdOf, type OperationRef } from "../scenarios/operations.js";
-import { bodyText } from "./request-body.js";
-import { rawRequestHeaders, requestHeader } from "./request-headers.js";
-import { gatheredHeader, gatheredHeaders, sentJsonText } from "./respond.js";
-import type { AppEnv } from "./env.js";
+import type { AppEnv } from "../env.js";
+import { customerIdOf, type MountedRoute } from "../operation.js";
+import { bodyText, rawRequestHeaders, requestHeader } from "../request-input.js";
+import { gatheredHeader, gatheredHeaders, sentJsonText } from "../respond.js";
+import { packFetchHeaders, packHeaderList, packHeaderRecord } from "./headers.js";
+import type { Journal } from "./journal.js";
+import type { JournalRecord } from "./record.js";
 
 /** What the request log shows of a request. */
 export interface RequestLogLine {
@@ -36,8 +36,8 @@ export class RequestRecorder {
   ) {}
 
   /** Names the request's operation (`c.get("operation")`; none for a path no route has) and notes its arrival. */
-  begin(c: Context<AppEnv>, operation: OperationRef | undefined): Arrival {
-    if (operation) c.set("operation", operation);
+  begin(c: Context<AppEnv>, route: MountedRoute | undefined): Arrival {
+    if (route?.operationId !== undefined) c.set("operation", { operationId: route.operationId, template: route.template, params: c.req.param() });
     return { started: performance.now(), at: c.get("clock").now() };
   }
 
