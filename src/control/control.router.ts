@@ -123,8 +123,12 @@ export function controlRouter(mount: Mount, deps: ControlDeps) {
       const type = requestHeader(c, "content-type");
       let scenario: Scenario;
       if (type !== undefined && YAML_TYPE.test(type)) {
+        const text = await bodyText(c);
+        if (Buffer.byteLength(text) > routes.YAML_SCENARIO_LIMIT) {
+          throw new DomainError("PAYLOAD_TOO_LARGE", `A YAML scenario is limited to ${routes.YAML_SCENARIO_LIMIT / 1024} KiB; send a larger one as JSON (up to ${routes.SCENARIO_BODY_LIMIT / 1024 / 1024} MiB)`);
+        }
         try {
-          scenario = parseScenarioText(await bodyText(c), "yaml", "in the request body");
+          scenario = parseScenarioText(text, "yaml", "in the request body");
         } catch (error) {
           if (error instanceof ScenarioError) throw new DomainError("VALIDATION_ERROR", undefined, error.issues);
           throw error;

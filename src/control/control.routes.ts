@@ -31,6 +31,8 @@ const bug = controlError("`INTERNAL_ERROR`: a bug in the simulator");
 
 /** Largest scenario body: a file of many rules, or of large bodies to match, is still a few MiB at most. */
 export const SCENARIO_BODY_LIMIT = 4 * 1024 * 1024;
+/** Largest YAML scenario body: YAML parses far slower than JSON, and parsing blocks every request. */
+export const YAML_SCENARIO_LIMIT = 256 * 1024;
 const MIB = 1024 * 1024;
 
 const forbidden = controlError(
@@ -40,11 +42,11 @@ const forbidden = controlError(
 /**
  * A control route with the outcomes every control call can have: another site's page is refused;
  * any method but GET may be sent a body, and one over the limit (1 MiB, as the API's; 4 MiB for a
- * scenario) is refused unread.
+ * scenario, 256 KiB of it as YAML) is refused.
  */
 function controlRoute<const R extends RouteConfig>(route: R) {
   const limit = route.method === "post" && route.path === "/__sim/scenarios" ? SCENARIO_BODY_LIMIT : MIB;
-  const tooLarge = controlError(`\`PAYLOAD_TOO_LARGE\`: the body is larger than ${limit / MIB} MiB`);
+  const tooLarge = controlError(`\`PAYLOAD_TOO_LARGE\`: the body is larger than ${limit / MIB} MiB${limit === SCENARIO_BODY_LIMIT ? ` (${YAML_SCENARIO_LIMIT / 1024} KiB as YAML)` : ""}`);
   return createRoute({ ...base, ...route, responses: { ...route.responses, 403: forbidden, ...(route.method !== "get" && { 413: tooLarge }) } });
 }
 
