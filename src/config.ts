@@ -60,6 +60,11 @@ export const configSchema = z
     quiet: booleanOption.default(false),
     /** Answer CORS preflights for browser apps under test. */
     cors: booleanOption.default(true),
+    /**
+     * The CLI only: exit when the program that started it goes away. Unset: when stdin is a pipe
+     * (a program started it, not a terminal, a shell's background job or a service manager).
+     */
+    exitWithParent: booleanOption.optional(),
     /** Shops, the default one included. */
     maxShops: intFrom(1, 1_000_000).default(DEFAULT_LIMITS.maxShops),
     /** Customers over every shop: generated, created, and those of shops being made. */

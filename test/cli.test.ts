@@ -192,7 +192,7 @@ describe.concurrent("loyalty-sim commands that end by themselves", { timeout: 20
     const run = await runCli(["--help"]);
     expect(run.code).toBe(0);
     expect(run.stdout).toContain("Usage: loyalty-sim [options]");
-    for (const flag of ["--port", "--host", "--seed", "--customers", "--fixtures", "--api-key", "--api-secret", "--rate-limit", "--help", "--version", "--max-shops", "--max-customers", "--max-scenarios", "--max-scenario-rules"]) {
+    for (const flag of ["--port", "--host", "--seed", "--customers", "--fixtures", "--api-key", "--api-secret", "--rate-limit", "--exit-with-parent", "--help", "--version", "--max-shops", "--max-customers", "--max-scenarios", "--max-scenario-rules"]) {
       expect(run.stdout).toContain(flag);
     }
     expect(run.stdout).toContain("LOYALTY_SIM_RATE_LIMIT");

@@ -1,30 +1,15 @@
 /**
- * The npm package as users get it: `npm pack` (its `prepare` builds), then in an empty folder
- * `npm install <tarball>`, `npx loyalty-sim`, and `import { createSimulator } from "loyalty-sim"`.
- * The pack runs in a copy of the working tree, so its build never rewrites the dist/ that other
- * test files are running at the same time.
+ * The npm package as users get it: packed (support/pack.ts; its `prepare` builds), then in an
+ * empty folder `npm install <tarball>`, `npx loyalty-sim`, and `import { createSimulator } from "loyalty-sim"`.
  */
-import { execFile } from "node:child_process";
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, relative } from "node:path";
-import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { killAll, ROOT, startCli, stopCli } from "./support/cli.js";
+import { endlessPipe, killAll, portIsFree, ROOT, startCli, stopCli, within } from "./support/cli.js";
+import { cleanEnv, npm, packedTarball, run } from "./support/pack.js";
 
-const run = promisify(execFile);
 const { version } = JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8")) as { version: string };
-
-/** Our environment without npm's own variables (an `npm test` run sets npm_config_local_prefix etc.). */
-function npmEnv(): Record<string, string> {
-  const env: Record<string, string> = {};
-  for (const [key, value] of Object.entries(process.env)) {
-    if (value !== undefined && !/^(npm_|INIT_CWD$|LOYALTY_SIM_)/i.test(key)) env[key] = value;
-  }
-  return env;
-}
-
-const npm = (args: string[], cwd: string, timeout = 90_000) => run("npm", args, { cwd, env: npmEnv(), timeout, maxBuffer: 64 * 1024 * 1024 });
 
 let tmp: string;
 let tarball: string;
@@ -34,26 +19,11 @@ let packed: string[];
 let app: string;
 
 beforeAll(async () => {
-  tmp = mkdtempSync(join(tmpdir(), "loyalty-sim-pack-"));
-  const copy = join(tmp, "repo");
-  const skip = new Set(["node_modules", "dist", ".git", "coverage"]);
-  cpSync(ROOT, copy, {
-    recursive: true,
-    filter: (src) => {
-      const rel = relative(ROOT, src);
-      return rel === "" || (!skip.has(rel.split(/[\\/]/)[0]!) && !rel.endsWith(".tgz"));
-    },
-  });
-  // The dev dependencies `prepare` needs to build (tsc), without a second install.
-  symlinkSync(join(ROOT, "node_modules"), join(copy, "node_modules"), "dir");
-  mkdirSync(join(tmp, "out"));
-  await npm(["pack", "--pack-destination", join(tmp, "out")], copy, 120_000);
-  const [file, ...more] = readdirSync(join(tmp, "out"));
-  expect(more).toEqual([]);
-  tarball = join(tmp, "out", file!);
+  tarball = await packedTarball();
   const { stdout } = await run("tar", ["-tzf", tarball]);
   packed = stdout.split("\n").filter(Boolean).map((p) => p.replace(/^package\//, ""));
 
+  tmp = mkdtempSync(join(tmpdir(), "loyalty-sim-package-"));
   app = join(tmp, "app");
   mkdirSync(app);
   await npm(["init", "-y"], app);
@@ -68,7 +38,7 @@ afterAll(async () => {
 describe("the npm package", { timeout: 60_000 }, () => {
   it("is named after the version and ships the runtime files only", () => {
     expect(tarball.endsWith(`loyalty-sim-${version}.tgz`)).toBe(true);
-    for (const file of ["package.json", "README.md", "dist/cli/bin.js", "dist/cli/healthcheck.js", "dist/index.js", "dist/index.d.ts", "fixtures/default.json", "openapi/openapi.json", "scenarios/scenario.schema.json"]) {
+    for (const file of ["package.json", "README.md", "dist/cli/bin.js", "dist/cli/healthcheck.js", "dist/index.js", "dist/index.d.ts", "fixtures/default.json", "openapi/openapi.json", "graphql/schema.graphql", "scenarios/scenario.schema.json"]) {
       expect(packed, file).toContain(file);
     }
     const shipped = (dir: string) => readdirSync(join(ROOT, dir), { recursive: true, withFileTypes: true }).filter((e) => e.isFile()).map((e) => relative(ROOT, join(e.parentPath, e.name)).replaceAll("\\", "/"));
@@ -79,19 +49,19 @@ describe("the npm package", { timeout: 60_000 }, () => {
     expect(packed.filter((p) => p.startsWith("fixtures/")).sort()).toEqual(shipped("fixtures").sort());
     const unwanted = packed.filter((p) => /^(src|test|scripts|\.ci|node_modules|bench|coverage)\//.test(p) || /(^|\/)tsconfig[^/]*\.json$|^Dockerfile$|^\.dockerignore$|^redocly\.yaml$|\.tgz$/.test(p));
     expect(unwanted).toEqual([]);
-    expect(packed.every((p) => /^(dist|fixtures|scenarios|openapi)\/|^(README\.md|package\.json|LICENSE)$/.test(p)), packed.join("\n")).toBe(true);
+    expect(packed.every((p) => /^(dist|fixtures|scenarios|openapi|graphql)\/|^(README\.md|package\.json|LICENSE)$/.test(p)), packed.join("\n")).toBe(true);
   });
 
   it("installs with its runtime dependencies only", () => {
     const manifest = JSON.parse(readFileSync(join(app, "node_modules/loyalty-sim/package.json"), "utf8")) as { bin: Record<string, string> };
     expect(manifest.bin).toEqual({ "loyalty-sim": "dist/cli/bin.js" });
     expect(existsSync(join(app, "node_modules/.bin/loyalty-sim"))).toBe(true);
-    for (const dep of ["hono", "@hono/node-server", "lowdb", "zod", "@mswjs/interceptors"]) expect(existsSync(join(app, "node_modules", dep)), dep).toBe(true);
-    for (const dev of ["typescript", "vitest", "tsx", "@redocly/cli", "playwright-core", "ajv"]) expect(existsSync(join(app, "node_modules", dev)), dev).toBe(false);
+    for (const dep of ["hono", "@hono/node-server", "lowdb", "zod", "@mswjs/interceptors", "graphql", "@graphql-yoga/render-graphiql"]) expect(existsSync(join(app, "node_modules", dep)), dep).toBe(true);
+    for (const dev of ["typescript", "vitest", "tsx", "@redocly/cli", "playwright-core", "ajv", "graphql-http"]) expect(existsSync(join(app, "node_modules", dev)), dev).toBe(false);
   });
 
   it("starts with npx loyalty-sim and serves the health check and the API", async () => {
-    const cli = await startCli(["--port", "0"], npmEnv(), 60_000, { command: ["npx", "loyalty-sim"], cwd: app, cleanEnv: true });
+    const cli = await startCli(["--port", "0"], cleanEnv(), 60_000, { command: ["npx", "loyalty-sim"], cwd: app, cleanEnv: true });
     try {
       expect(cli.banner).toContain(`loyalty-sim ${version} listening on ${cli.origin}`);
       const health = await fetch(`${cli.origin}/__sim/health`);
@@ -107,6 +77,27 @@ describe("the npm package", { timeout: 60_000 }, () => {
     } finally {
       await stopCli(cli);
     }
+  });
+
+  // A test that starts `npx loyalty-sim` and kills it kills npm, not the simulator npm runs under a
+  // shell: the simulator sees its stdin close (Node closes the pipe it gave npx), or, stdin kept
+  // open by someone else, its parent (the shell) orphaned (SIGKILL) or gone (npm forwards SIGTERM).
+  // With a pipe, its close and the parent checks race: any of them may be first.
+  const ANY = "stdin closed|its parent process exited|the process that started its parent exited";
+  it.for([
+    ["SIGTERM", "pipe", ANY],
+    ["SIGKILL", "pipe", ANY],
+    ["SIGTERM", "endless", "its parent process exited"],
+    ["SIGKILL", "endless", "the process that started its parent exited"],
+  ] as const)("npx loyalty-sim killed with %s, stdin %s: the simulator exits (%s) and frees the port", async ([signal, stdin, why], ctx) => {
+    const cli = await startCli(["--port", "0"], cleanEnv(), 60_000, { command: ["npx", "loyalty-sim"], cwd: app, cleanEnv: true, stdin: stdin === "pipe" ? "pipe" : endlessPipe(ctx) });
+    ctx.onTestFinished(() => stopCli(cli));
+    expect((await fetch(`${cli.origin}/__sim/health`)).status).toBe(200);
+    cli.child.kill(signal); // npm alone, not its process group
+    // Resolves once npm and everything sharing its output (the shell, the simulator) are gone.
+    await within(cli.exited, 15_000, "the simulator still runs");
+    expect(cli.stdout()).toMatch(new RegExp(`^loyalty-sim: (${why}), shutting down$`, "m"));
+    expect(await portIsFree(Number(new URL(cli.origin).port))).toBe(true);
   });
 
   it("is importable from ESM: createSimulator answers in process, createClient is there", async () => {
@@ -131,7 +122,7 @@ console.log(JSON.stringify({
 }));
 `,
     );
-    const { stdout } = await run(process.execPath, ["check.mjs"], { cwd: app, env: npmEnv(), timeout: 30_000 });
+    const { stdout } = await run(process.execPath, ["check.mjs"], { cwd: app, env: cleanEnv(), timeout: 30_000 });
     expect(JSON.parse(stdout)).toEqual({
       shop: [200, "Crumb & Bean Rewards"],
       count: 3,
@@ -151,7 +142,7 @@ console.log(JSON.stringify(error.stack));
 `,
     );
     // With source maps applied, as Node does them and as test runners do.
-    const { stdout } = await run(process.execPath, ["--enable-source-maps", "trace.mjs"], { cwd: app, env: npmEnv(), timeout: 30_000 });
+    const { stdout } = await run(process.execPath, ["--enable-source-maps", "trace.mjs"], { cwd: app, env: cleanEnv(), timeout: 30_000 });
     const stack = JSON.parse(stdout) as string;
     expect(stack).toMatch(/^SimulatorError: POST \/__sim\/customers\/404404\/merge: 404 CUSTOMER_NOT_FOUND/);
     const installed = join(app, "node_modules", "loyalty-sim");
@@ -189,7 +180,7 @@ interception.restore();
     );
     const tsc = join(ROOT, "node_modules/typescript/bin/tsc");
     const args = ["--noEmit", "--strict", "--skipLibCheck", "--module", "nodenext", "--moduleResolution", "nodenext", "--target", "es2022", "--lib", "es2023,dom", "check.mts"];
-    const result = await run(process.execPath, [tsc, ...args], { cwd: app, env: npmEnv(), timeout: 60_000 }).catch((e: { stdout: string; code: number }) => e);
+    const result = await run(process.execPath, [tsc, ...args], { cwd: app, env: cleanEnv(), timeout: 60_000 }).catch((e: { stdout: string; code: number }) => e);
     expect(result.stdout).toBe("");
   });
 });

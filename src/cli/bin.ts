@@ -7,6 +7,7 @@ import { setFlagsFromString } from "node:v8";
 import { VERSION } from "../version.js";
 import { HELP, parseCli } from "./args.js";
 import { createLogger } from "./logger.js";
+import { stdinIsPipe, watchParent } from "./parent-watch.js";
 import type { RequestLogLine } from "../http/journal/recorder.js";
 
 /** Problems of the user's input (bad option, fixture, scenario or data file): exit code 2, no stack. */
@@ -67,8 +68,11 @@ async function main(): Promise<void> {
   ];
   process.stdout.write(`${banner.join("\n")}\n`);
 
-  const stop = (signal: string) => {
-    console.log(`loyalty-sim: ${signal}, shutting down`);
+  let stopping = false;
+  const stop = (why: string) => {
+    if (stopping) return;
+    stopping = true;
+    console.log(`loyalty-sim: ${why}, shutting down`);
     sim.close().then(
       () => process.exit(0),
       (error: unknown) => {
@@ -80,6 +84,8 @@ async function main(): Promise<void> {
   };
   process.once("SIGINT", () => stop("SIGINT"));
   process.once("SIGTERM", () => stop("SIGTERM"));
+  // console.log ignores a failed write: the reader of our output may be gone with the parent.
+  if (config.exitWithParent ?? stdinIsPipe()) watchParent(stop);
 }
 
 main().catch(fail);

@@ -4,8 +4,10 @@
  * @module
  */
 import { spawn, execFileSync, type ChildProcess } from "node:child_process";
-import { existsSync } from "node:fs";
-import { availableParallelism } from "node:os";
+import { closeSync, existsSync, mkdtempSync, openSync, rmSync } from "node:fs";
+import { createServer } from "node:net";
+import { availableParallelism, tmpdir } from "node:os";
+import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 
 export const ROOT = fileURLToPath(new URL("../../", import.meta.url));
@@ -68,6 +70,8 @@ export interface SpawnOptions {
   cwd?: string;
   /** Take the environment as given, without ours. */
   cleanEnv?: boolean;
+  /** A pipe we hold (`child.stdin`), as a program that starts another gives, or an open file descriptor; /dev/null by default. */
+  stdin?: "pipe" | "ignore" | number;
 }
 
 const groups = new Set<ChildProcess>();
@@ -88,7 +92,7 @@ export function spawnCli(args: string[], env: Record<string, string> = {}, optio
   const child = spawn(file, [...first, ...args], {
     cwd: options.cwd ?? ROOT,
     env: options.cleanEnv ? env : childEnv(env),
-    stdio: ["ignore", "pipe", "pipe"],
+    stdio: [options.stdin ?? "ignore", "pipe", "pipe"],
     detached: options.command !== undefined,
   });
   running.add(child);
@@ -169,4 +173,35 @@ export async function killAll(): Promise<void> {
     ),
   );
   running.clear();
+}
+
+/** Whether we can listen on `port` of 127.0.0.1 ourselves: nothing holds it any more. */
+export function portIsFree(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const server = createServer();
+    server.once("error", () => resolve(false));
+    server.listen(port, "127.0.0.1", () => server.close(() => resolve(true)));
+  });
+}
+
+/** `promise`, or a rejection naming `what` after `ms`: a guard against a hang, not a speed check. */
+export function within<T>(promise: Promise<T>, ms: number, what: string): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error(`${what} after ${ms} ms`)), ms)));
+  return Promise.race([promise, late]).finally(() => clearTimeout(timer));
+}
+
+/**
+ * A named pipe opened for reading and writing: given as stdin it is a pipe that never ends,
+ * whoever dies, so that only the CLI's parent checks can stop it. Closed when the test finishes.
+ */
+export function endlessPipe(ctx: { onTestFinished(fn: () => void): void }): number {
+  const dir = mkdtempSync(join(tmpdir(), "loyalty-sim-fifo-"));
+  execFileSync("mkfifo", [join(dir, "stdin")]);
+  const fd = openSync(join(dir, "stdin"), "r+");
+  ctx.onTestFinished(() => {
+    closeSync(fd);
+    rmSync(dir, { recursive: true, force: true });
+  });
+  return fd;
 }

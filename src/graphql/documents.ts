@@ -1,0 +1,185 @@
+/**
+ * Query texts to validated documents, with the safety caps that bound the work one request can
+ * ask for, and a bounded cache so that a query sent again skips parsing and validation (which
+ * cost far more than executing a small query). Refusals are cached too.
+ * @module
+ */
+import {
+  GraphQLError,
+  Kind,
+  Lexer,
+  parse,
+  Source,
+  TokenKind,
+  validate,
+  type DocumentNode,
+  type FragmentDefinitionNode,
+  type SelectionSetNode,
+} from "graphql";
+import { schema } from "./schema.js";
+
+/** What one document may ask for; each is far above any documented operation. */
+export const GRAPHQL_LIMITS = {
+  /** Lexical tokens of the query text (graphql-js stops parsing there). */
+  tokens: 10_000,
+  /** Brackets and braces nested in the text: the parser recurses once per level. */
+  nesting: 64,
+  /** Fields nested in one operation, fragments expanded (the standard introspection query takes 14). */
+  depth: 20,
+  /** Root fields of one operation, fragments expanded. */
+  rootFields: 50,
+  /** Fields selected in one operation, at every level, fragments expanded. */
+  fields: 2_000,
+  /** Items the list fields of one operation may ask for in all (the sum of their `limit`s). */
+  listItems: 10_000,
+  /**
+   * Object fields and list items in one variable's value, at every level: the schema's one input
+   * object has 3 fields, and graphql-js writes the whole value into each error about it.
+   */
+  variableValues: 100,
+} as const;
+
+export type Compiled = { document: DocumentNode; errors?: undefined } | { document?: undefined; errors: readonly GraphQLError[] };
+
+/** A request error about the document as a whole (no locations). */
+export const documentError = (message: string) => new GraphQLError(message);
+
+/** The text's tokens and how deeply its brackets nest; stops early at a lexical error (parse reports it) or past the caps. */
+function scan(text: string): { tokens: number; nesting: number } {
+  const lexer = new Lexer(new Source(text));
+  let depth = 0;
+  let nesting = 0;
+  let tokens = 0;
+  try {
+    for (let token = lexer.advance(); token.kind !== TokenKind.EOF && tokens <= GRAPHQL_LIMITS.tokens; token = lexer.advance()) {
+      tokens++;
+      if (token.kind === TokenKind.BRACE_L || token.kind === TokenKind.BRACKET_L || token.kind === TokenKind.PAREN_L) nesting = Math.max(nesting, ++depth);
+      else if (token.kind === TokenKind.BRACE_R || token.kind === TokenKind.BRACKET_R || token.kind === TokenKind.PAREN_R) depth--;
+      if (nesting > GRAPHQL_LIMITS.nesting) break;
+    }
+  } catch (error) {
+    if (!(error instanceof GraphQLError)) throw error;
+  }
+  return { tokens, nesting };
+}
+
+interface Shape {
+  /** Fields at this level. */
+  top: number;
+  /** Fields at every level. */
+  fields: number;
+  depth: number;
+}
+
+/**
+ * The size of a selection set with its fragments expanded. Each fragment is measured once, so
+ * fragments spread into each other many times cost nothing to measure (their count can only grow,
+ * which the caps then refuse); a fragment spread inside itself is left to validation.
+ */
+function shapeOf(set: SelectionSetNode, fragments: Map<string, FragmentDefinitionNode>, memo: Map<string, Shape>, open: Set<string>): Shape {
+  const shape: Shape = { top: 0, fields: 0, depth: 0 };
+  for (const selection of set.selections) {
+    if (selection.kind === Kind.FIELD) {
+      const inner = selection.selectionSet ? shapeOf(selection.selectionSet, fragments, memo, open) : undefined;
+      shape.top += 1;
+      shape.fields += 1 + (inner?.fields ?? 0);
+      shape.depth = Math.max(shape.depth, 1 + (inner?.depth ?? 0));
+      continue;
+    }
+    let inner: Shape | undefined;
+    if (selection.kind === Kind.INLINE_FRAGMENT) {
+      inner = shapeOf(selection.selectionSet, fragments, memo, open);
+    } else {
+      const name = selection.name.value;
+      const definition = fragments.get(name);
+      inner = memo.get(name);
+      if (inner === undefined && definition !== undefined && !open.has(name)) {
+        open.add(name);
+        inner = shapeOf(definition.selectionSet, fragments, memo, open);
+        open.delete(name);
+        memo.set(name, inner);
+      }
+    }
+    if (inner === undefined) continue;
+    shape.top += inner.top;
+    shape.fields += inner.fields;
+    shape.depth = Math.max(shape.depth, inner.depth);
+  }
+  return shape;
+}
+
+/** The caps every operation of the document must keep; the first one broken, else undefined. */
+function overCaps(document: DocumentNode): GraphQLError | undefined {
+  const fragments = new Map<string, FragmentDefinitionNode>();
+  for (const definition of document.definitions) {
+    if (definition.kind === Kind.FRAGMENT_DEFINITION) fragments.set(definition.name.value, definition);
+  }
+  const memo = new Map<string, Shape>();
+  for (const definition of document.definitions) {
+    if (definition.kind !== Kind.OPERATION_DEFINITION) continue;
+    const { top, fields, depth } = shapeOf(definition.selectionSet, fragments, memo, new Set());
+    const { rootFields, fields: maxFields, depth: maxDepth } = GRAPHQL_LIMITS;
+    if (top > rootFields) return documentError(`An operation may select at most ${rootFields} root fields (fragments expanded); this one selects ${top}.`);
+    if (fields > maxFields) return documentError(`An operation may select at most ${maxFields} fields (fragments expanded); this one selects ${fields}.`);
+    if (depth > maxDepth) return documentError(`An operation may nest fields at most ${maxDepth} levels deep (fragments expanded); this one nests ${depth}.`);
+  }
+  return undefined;
+}
+
+/** Parses and validates a query text, refusing it before validation when it is beyond the caps. */
+function compileUncached(text: string, tokens: number, nesting: number): Compiled {
+  if (nesting > GRAPHQL_LIMITS.nesting) {
+    return { errors: [documentError(`A document may nest brackets at most ${GRAPHQL_LIMITS.nesting} levels deep.`)] };
+  }
+  let document: DocumentNode;
+  try {
+    document = parse(text, { maxTokens: GRAPHQL_LIMITS.tokens });
+  } catch (error) {
+    if (error instanceof GraphQLError) return { errors: [error] };
+    throw error;
+  }
+  const capped = overCaps(document);
+  if (capped) return { errors: [capped] };
+  const errors = validate(schema, document);
+  return errors.length > 0 ? { errors } : { document };
+}
+
+/**
+ * Recently compiled texts, least recently used first. A parsed document takes some hundreds of
+ * bytes per token, so the cache is bounded by the tokens it keeps as well as by count; a document
+ * of more than a tenth of that budget is compiled every time.
+ */
+export class DocumentCache {
+  readonly #entries = new Map<string, { compiled: Compiled; tokens: number }>();
+  #tokens = 0;
+
+  constructor(
+    readonly maxEntries = 1000,
+    readonly maxTokens = 50_000,
+  ) {}
+
+  get size(): number {
+    return this.#entries.size;
+  }
+
+  compile(text: string): Compiled {
+    const known = this.#entries.get(text);
+    if (known !== undefined) {
+      this.#entries.delete(text);
+      this.#entries.set(text, known);
+      return known.compiled;
+    }
+    const { tokens, nesting } = scan(text);
+    const compiled = compileUncached(text, tokens, nesting);
+    if (tokens <= this.maxTokens / 10) {
+      this.#entries.set(text, { compiled, tokens });
+      this.#tokens += tokens;
+      for (const [oldest, entry] of this.#entries) {
+        if (this.#entries.size <= this.maxEntries && this.#tokens <= this.maxTokens) break;
+        this.#entries.delete(oldest);
+        this.#tokens -= entry.tokens;
+      }
+    }
+    return compiled;
+  }
+}

@@ -1,0 +1,201 @@
+/**
+ * GraphQL over HTTP (the 2024 text that graphql-http 1.23 implements and audits) as plain
+ * functions of the request's method, headers and body text: no server, no gateway. A request goes
+ * through four steps, which the gateway may call one by one to act between them (scenario rules
+ * need the prepared operation): `readRequest`, `prepareRequest`, `executePrepared`, `writeResult`.
+ * Execution stays synchronous unless a resolver waits.
+ * @module
+ */
+import { execute, type ExecutionResult, type GraphQLError } from "graphql";
+import { jsonTextTooDeep, MAX_JSON_DEPTH } from "../http/json-depth.js";
+import type { OperationId } from "../scenarios/schema.js";
+import type { DocumentCache } from "./documents.js";
+import { prepareOperation, type PreparedOperation } from "./operation.js";
+import { rootValue, type GraphQLContext } from "./resolvers.js";
+import { schema } from "./schema.js";
+import { customerIdOf, REST_TWINS, type RootField } from "./twins.js";
+
+export const GRAPHQL_RESPONSE = "application/graphql-response+json";
+export const JSON_MEDIA = "application/json";
+export type MediaType = typeof GRAPHQL_RESPONSE | typeof JSON_MEDIA;
+
+export interface GraphQLHttpRequest {
+  method: string;
+  /** The `Content-Type` and `Accept` headers, as sent. */
+  contentType?: string | undefined;
+  accept?: string | undefined;
+  bodyText?: string | undefined;
+}
+
+/** What one root field did, for the journal and the request log. */
+export interface FieldRecord {
+  field: RootField;
+  alias: string | null;
+  /** The REST twin's operationId. */
+  operation: OperationId;
+  customerId: string | null;
+  /** The code (or graphql-js message) the field failed with; null when it did not fail. */
+  error: string | null;
+}
+
+export interface OperationRecord {
+  operationType: "query" | "mutation";
+  operationName: string | null;
+  fields: FieldRecord[];
+}
+
+export interface GraphQLHttpResponse {
+  status: number;
+  headers: Record<string, string>;
+  /** JSON text. */
+  body: string;
+  /** The operation that ran; null when the request was refused before one was known. */
+  graphql: OperationRecord | null;
+}
+
+/** The request's parameters, checked (GraphQL over HTTP, "Request Parameters"). */
+export interface GraphQLParams {
+  query: string;
+  operationName: string | null;
+  variables: Record<string, unknown> | null;
+}
+
+/** The media type to answer with: the first the client accepts, or none (406). */
+export function negotiate(accept: string | undefined): MediaType | undefined {
+  if (accept === undefined || accept.trim() === "") return JSON_MEDIA;
+  const ranges = accept.split(",").map((part, index) => {
+    const [type = "", ...params] = part.split(";");
+    const q = params.map((p) => /^\s*q\s*=\s*([\d.]+)\s*$/i.exec(p)?.[1]).find((v) => v !== undefined);
+    return { type: type.trim().toLowerCase(), q: q === undefined ? 1 : Number(q), index };
+  });
+  ranges.sort((a, b) => b.q - a.q || a.index - b.index);
+  for (const { type, q } of ranges) {
+    if (!(q > 0)) continue;
+    if (type === GRAPHQL_RESPONSE) return GRAPHQL_RESPONSE;
+    if (type === JSON_MEDIA || type === "application/*" || type === "*/*") return JSON_MEDIA;
+  }
+  return undefined;
+}
+
+function respond(status: number, media: MediaType, body: object, graphql: OperationRecord | null = null, headers: Record<string, string> = {}): GraphQLHttpResponse {
+  return { status, headers: { "Content-Type": `${media}; charset=utf-8`, ...headers }, body: JSON.stringify(body), graphql };
+}
+
+/** A refusal of the HTTP request itself (method, media types, body): a descriptive message. */
+function refuse(status: number, media: MediaType, message: string, headers?: Record<string, string>): { response: GraphQLHttpResponse } {
+  return { response: respond(status, media, { errors: [{ message }] }, null, headers) };
+}
+
+/**
+ * A refusal of the gateway (credentials, access, plan, quota, body size, a bad `Prefer`) in
+ * GraphQL's shape: the code as `message`, no `data`, the REST status, the negotiated media type.
+ */
+export function refusalResponse(status: number, accept: string | undefined, code: string, reason: string, details?: readonly object[]): GraphQLHttpResponse {
+  const extensions = { reason, ...(details && { details }) };
+  return respond(status, negotiate(accept) ?? JSON_MEDIA, { errors: [{ message: code, extensions }] });
+}
+
+/** Whether a request is a browser's asking for GraphiQL: a GET that accepts HTML. */
+export function wantsGraphiQL(method: string, accept: string | undefined): boolean {
+  return method === "GET" && accept !== undefined && /(^|,)\s*text\/html\s*(;|,|$)/i.test(accept);
+}
+
+/** GraphQL's own refusal (syntax, validation, operation, variables, caps): 400, or 200 for plain JSON clients. */
+function requestErrors(media: MediaType, errors: readonly GraphQLError[]): { response: GraphQLHttpResponse } {
+  return { response: respond(media === GRAPHQL_RESPONSE ? 400 : 200, media, { errors }) };
+}
+
+const isObject = (value: unknown): value is Record<string, unknown> => typeof value === "object" && value !== null && !Array.isArray(value);
+
+/** Step 1: the method, the media types and the body, down to the parameters. */
+export function readRequest(request: GraphQLHttpRequest): { response: GraphQLHttpResponse; params?: undefined } | { params: GraphQLParams; media: MediaType; response?: undefined } {
+  const accepted = negotiate(request.accept);
+  const media = accepted ?? JSON_MEDIA;
+  if (request.method !== "POST") {
+    return refuse(405, media, "GraphQL operations are sent with POST (GET /graphql serves GraphiQL to a browser).", { Allow: "GET, POST" });
+  }
+  if (accepted === undefined) return refuse(406, media, `Accept must allow ${GRAPHQL_RESPONSE} or ${JSON_MEDIA}.`);
+  const type = request.contentType?.split(";")[0]?.trim().toLowerCase();
+  if (type !== JSON_MEDIA) return refuse(415, media, `Content-Type must be ${JSON_MEDIA}.`);
+  const text = request.bodyText ?? "";
+  if (text.trim() === "") return refuse(400, media, "The body is empty: send a JSON object with the `query`.");
+  if (jsonTextTooDeep(text)) return refuse(400, media, `The body nests deeper than ${MAX_JSON_DEPTH} levels.`);
+  let body: unknown;
+  try {
+    body = JSON.parse(text);
+  } catch {
+    return refuse(400, media, "The body is not valid JSON.");
+  }
+  if (Array.isArray(body)) return refuse(400, media, "Batched operations (a JSON array) are not supported: send one JSON object per request.");
+  if (!isObject(body)) return refuse(400, media, "The body must be a JSON object with the `query`.");
+  const { query, operationName, variables, extensions } = body;
+  if (typeof query !== "string") return refuse(400, media, "`query` must be a string: the GraphQL document.");
+  if (operationName != null && typeof operationName !== "string") return refuse(400, media, "`operationName` must be a string or null.");
+  if (variables != null && !isObject(variables)) return refuse(400, media, "`variables` must be an object or null.");
+  if (extensions != null && !isObject(extensions)) return refuse(400, media, "`extensions` must be an object or null.");
+  return { params: { query, operationName: operationName ?? null, variables: variables ?? null }, media };
+}
+
+/** Step 2: the document (parsed and validated, or cached), the operation, its variables and root fields. */
+export function prepareRequest(
+  params: GraphQLParams,
+  media: MediaType,
+  cache: DocumentCache,
+): { response: GraphQLHttpResponse; prepared?: undefined } | { prepared: PreparedOperation; response?: undefined } {
+  const compiled = cache.compile(params.query);
+  if (compiled.errors) return requestErrors(media, compiled.errors);
+  const { prepared, errors } = prepareOperation(compiled.document, params.operationName, params.variables);
+  return errors ? requestErrors(media, errors) : { prepared };
+}
+
+/** Step 3: runs the operation; a plain result unless a resolver waits (a delayed field). */
+export function executePrepared(prepared: PreparedOperation, context: GraphQLContext): ExecutionResult | Promise<ExecutionResult> {
+  return execute({
+    schema,
+    document: prepared.document,
+    rootValue,
+    contextValue: context,
+    variableValues: prepared.variables,
+    operationName: prepared.operationName ?? undefined,
+  });
+}
+
+/** The root fields of a prepared operation with the code each ended with. */
+export function operationRecord(prepared: PreparedOperation, result?: ExecutionResult): OperationRecord {
+  const failed = new Map<string, string>();
+  for (const error of result?.errors ?? []) {
+    const key = error.path?.[0];
+    if (error.path?.length === 1 && typeof key === "string" && !failed.has(key)) failed.set(key, error.message);
+  }
+  return {
+    operationType: prepared.operationType,
+    operationName: prepared.operationName,
+    fields: prepared.rootFields.map(({ field, alias, responseKey, args }) => ({
+      field,
+      alias,
+      operation: REST_TWINS[field].operation,
+      customerId: customerIdOf(field, args) ?? null,
+      error: failed.get(responseKey) ?? null,
+    })),
+  };
+}
+
+/** Step 4: `{ data, errors }` (data first, as production's examples write it), always 200. */
+export function writeResult(prepared: PreparedOperation, media: MediaType, result: ExecutionResult): GraphQLHttpResponse {
+  const body = result.errors && result.errors.length > 0 ? { data: result.data ?? null, errors: result.errors } : { data: result.data ?? null };
+  return respond(200, media, body, operationRecord(prepared, result));
+}
+
+/** The four steps in a row: the whole answer to one request. */
+export function handleGraphQLRequest(
+  request: GraphQLHttpRequest,
+  context: GraphQLContext,
+  cache: DocumentCache,
+): GraphQLHttpResponse | Promise<GraphQLHttpResponse> {
+  const read = readRequest(request);
+  if (read.response) return read.response;
+  const { prepared, response } = prepareRequest(read.params, read.media, cache);
+  if (response) return response;
+  const result = executePrepared(prepared, context);
+  return result instanceof Promise ? result.then((done) => writeResult(prepared, read.media, done)) : writeResult(prepared, read.media, result);
+}

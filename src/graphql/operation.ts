@@ -1,0 +1,150 @@
+/**
+ * From a validated document to the operation a request runs: the operation chosen by name, its
+ * variables coerced, and its root fields with their arguments, known before anything executes
+ * (what scenario rules, the journal and the list-size cap need).
+ * @module
+ */
+import {
+  getArgumentValues,
+  getDirectiveValues,
+  GraphQLError,
+  GraphQLIncludeDirective,
+  GraphQLSkipDirective,
+  getVariableValues,
+  Kind,
+  type DocumentNode,
+  type FieldNode,
+  type FragmentDefinitionNode,
+  type OperationDefinitionNode,
+  type SelectionSetNode,
+} from "graphql";
+import { documentError, GRAPHQL_LIMITS } from "./documents.js";
+import { schema } from "./schema.js";
+import { REST_TWINS, type RootField } from "./twins.js";
+
+/** One root field as the operation selects it. */
+export interface RootFieldUse {
+  field: RootField;
+  /** The alias, or null. */
+  alias: string | null;
+  /** Where the field's value goes in `data`: the alias, else the field's name. */
+  responseKey: string;
+  /** The arguments, coerced (variables filled in). */
+  args: Record<string, unknown>;
+}
+
+export interface PreparedOperation {
+  document: DocumentNode;
+  operation: OperationDefinitionNode;
+  operationType: "query" | "mutation";
+  operationName: string | null;
+  /** The variables as sent; execution coerces them as they were checked here. */
+  variables: Record<string, unknown>;
+  /** In document order, `@skip`/`@include` applied; `__typename`, `__schema` and `__type` left out. */
+  rootFields: RootFieldUse[];
+}
+
+export type Prepared = { prepared: PreparedOperation; errors?: undefined } | { prepared?: undefined; errors: readonly GraphQLError[] };
+
+/** The operation to run, as graphql-js chooses it (and with its messages). */
+function chooseOperation(document: DocumentNode, name: string | null | undefined): OperationDefinitionNode | GraphQLError {
+  const operations = document.definitions.filter((d): d is OperationDefinitionNode => d.kind === Kind.OPERATION_DEFINITION);
+  if (name != null) return operations.find((o) => o.name?.value === name) ?? documentError(`Unknown operation named "${name}".`);
+  if (operations.length === 1) return operations[0]!;
+  return documentError(operations.length === 0 ? "Must provide an operation." : "Must provide operation name if query contains multiple operations.");
+}
+
+/** Whether a value holds more than `max` object fields and list items, at every level (counted with a stack of its own). */
+function holdsMoreThan(value: unknown, max: number): boolean {
+  const stack = [value];
+  let count = 0;
+  while (stack.length > 0) {
+    const node = stack.pop();
+    if (node === null || typeof node !== "object") continue;
+    const children = Array.isArray(node) ? node : Object.values(node);
+    count += children.length;
+    if (count > max) return true;
+    stack.push(...children);
+  }
+  return false;
+}
+
+/** Whether `@skip`/`@include` leave a selection out, for these variables. */
+function skipped(node: Parameters<typeof getDirectiveValues>[1], variables: Record<string, unknown>): boolean {
+  if (getDirectiveValues(GraphQLSkipDirective, node, variables)?.if === true) return true;
+  return getDirectiveValues(GraphQLIncludeDirective, node, variables)?.if === false;
+}
+
+/** The root field nodes in the order execution meets them: one per response key, fragments expanded. */
+function rootFieldNodes(
+  set: SelectionSetNode,
+  fragments: ReadonlyMap<string, FragmentDefinitionNode>,
+  variables: Record<string, unknown>,
+  out: Map<string, FieldNode>,
+  visited: Set<string>,
+): Map<string, FieldNode> {
+  for (const selection of set.selections) {
+    if (skipped(selection, variables)) continue;
+    if (selection.kind === Kind.FIELD) {
+      const key = selection.alias?.value ?? selection.name.value;
+      if (!out.has(key)) out.set(key, selection);
+    } else if (selection.kind === Kind.INLINE_FRAGMENT) {
+      rootFieldNodes(selection.selectionSet, fragments, variables, out, visited);
+    } else if (!visited.has(selection.name.value)) {
+      visited.add(selection.name.value);
+      const fragment = fragments.get(selection.name.value);
+      if (fragment) rootFieldNodes(fragment.selectionSet, fragments, variables, out, visited);
+    }
+  }
+  return out;
+}
+
+/**
+ * The operation a request runs, ready to execute; or the request errors that refuse it (an
+ * operation not determinable, a subscription, variables that do not coerce, lists too long).
+ */
+export function prepareOperation(
+  document: DocumentNode,
+  operationName: string | null | undefined,
+  variables: Record<string, unknown> | null | undefined,
+): Prepared {
+  const operation = chooseOperation(document, operationName);
+  if (operation instanceof GraphQLError) return { errors: [operation] };
+  if (operation.operation === "subscription") return { errors: [documentError("Schema is not configured to execute subscription operation.")] };
+  for (const definition of operation.variableDefinitions ?? []) {
+    const name = definition.variable.name.value;
+    if (variables && holdsMoreThan(variables[name], GRAPHQL_LIMITS.variableValues)) {
+      return { errors: [documentError(`Variable "$${name}" may hold at most ${GRAPHQL_LIMITS.variableValues} object fields and list items.`)] };
+    }
+  }
+  const coerced = getVariableValues(schema, operation.variableDefinitions ?? [], variables ?? {}, { maxErrors: 50 });
+  if (coerced.errors) return { errors: coerced.errors };
+  const fragments = new Map<string, FragmentDefinitionNode>();
+  for (const definition of document.definitions) {
+    if (definition.kind === Kind.FRAGMENT_DEFINITION) fragments.set(definition.name.value, definition);
+  }
+  const rootType = operation.operation === "query" ? schema.getQueryType()! : schema.getMutationType()!;
+  const rootFields: RootFieldUse[] = [];
+  let listItems = 0;
+  for (const [responseKey, node] of rootFieldNodes(operation.selectionSet, fragments, coerced.coerced, new Map(), new Set())) {
+    const definition = rootType.getFields()[node.name.value];
+    if (definition === undefined || !(node.name.value in REST_TWINS)) continue;
+    const args = getArgumentValues(definition, node, coerced.coerced);
+    const field = node.name.value as RootField;
+    if (field === "customers" || field === "customerActivities") listItems += typeof args.limit === "number" ? Math.max(0, args.limit) : 20;
+    rootFields.push({ field, alias: node.alias?.value ?? null, responseKey, args });
+  }
+  if (listItems > GRAPHQL_LIMITS.listItems) {
+    return { errors: [documentError(`An operation may ask for at most ${GRAPHQL_LIMITS.listItems} list items in all (the sum of its limits); this one asks for ${listItems}.`)] };
+  }
+  return {
+    prepared: {
+      document,
+      operation,
+      operationType: operation.operation === "query" ? "query" : "mutation",
+      operationName: operation.name?.value ?? null,
+      variables: variables ?? {},
+      rootFields,
+    },
+  };
+}
