@@ -33,6 +33,7 @@ function record(overrides: Partial<JournalRecord> = {}): JournalRecord {
     durationMs: 0.37,
     decidedBy: "handler",
     scenario: null,
+    graphqlText: null,
     ...overrides,
   };
 }
