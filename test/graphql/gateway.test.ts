@@ -154,3 +154,30 @@ describe("media types and methods (checks 16, 36, 37)", () => {
     expect(t.journal.list().map((e) => [e.method, e.status])).toEqual([["PUT", 405]]);
   });
 });
+
+describe("bad input over HTTP: a clear GraphQL error, never a 5xx, nothing changed", () => {
+  it("malformed JSON, no query, syntax, wrong variable types, too deep, too wide, huge variables", async () => {
+    const t = graphqlOverHttp();
+    const c = t.activeCustomer(1);
+    const before = await t.call("GET", `/customers/${c}/activities?limit=1000`);
+    const award = `mutation($s: Int!) { awardStamps(customerId: "${c}", stamps: $s) { stampBalance } }`;
+    const deep = `{ __schema { types { ${"fields { type { ".repeat(12)}name${" } }".repeat(12)} } } }`;
+    const wide = `mutation { ${Array.from({ length: 200 }, (_, i) => `a${i}: awardStamps(customerId: "${c}", stamps: 1) { stampBalance }`).join(" ")} }`;
+    const cases: [string, Promise<{ status: number; body: any }>, number, RegExp][] = [
+      ["malformed JSON", t.post("", undefined, { rawBody: '{"query": "{ shop {' }), 400, /^The body is not valid JSON\.$/],
+      ["no query", t.post("", undefined, { rawBody: '{"variables": {"s": 1}}' }), 400, /^`query` must be a string/],
+      ["syntax", t.post("mutation { awardStamps(", undefined), 200, /^Syntax Error: /],
+      ["a string for Int", t.post(award, { s: "five" }), 200, /^Variable "\$s" got invalid value "five"; Int cannot represent non-integer value: "five"$/],
+      ["a float for Int", t.post(award, { s: 1.5 }), 200, /^Variable "\$s" got invalid value 1.5; Int cannot represent non-integer value: 1.5$/],
+      ["too deep", t.post(deep), 200, /^An operation may nest fields at most 20 levels deep \(fragments expanded\); this one nests 27\.$/],
+      ["too wide", t.post(wide), 200, /^An operation may select at most 50 root fields \(fragments expanded\); this one selects 200\.$/],
+      ["huge variables", t.post(award, { s: Array.from({ length: 100_000 }, (_, i) => i) }), 200, /^Variable "\$s" may hold at most \d+ object fields and list items\.$/],
+    ];
+    for (const [name, res, status, message] of cases) {
+      const { status: got, body } = await res;
+      expect([name, got, Object.keys(body)]).toEqual([name, status, ["errors"]]);
+      expect(body.errors[0].message, name).toMatch(message);
+    }
+    expect(await t.call("GET", `/customers/${c}/activities?limit=1000`)).toEqual({ ...before, headers: expect.anything() });
+  });
+});
