@@ -29,7 +29,7 @@ import { openApiConfig, SECURITY_SCHEMES } from "./openapi.js";
 import { applyScenarios } from "./scenarios/gate.js";
 import { ScenarioRegistry } from "./scenarios/registry.js";
 import type { Scenario } from "./scenarios/schema.js";
-import type { DataFileFailure } from "./store/data-file.js";
+import type { DataFileFailure } from "./persistence/data-file.js";
 
 export interface AppDeps {
   engine: Engine;

@@ -8,11 +8,12 @@ import { createApp } from "./app.js";
 import type { SimulatorConfig } from "./config.js";
 import type { SimClock } from "./engine/clock.js";
 import { Engine, type ShopSpec } from "./engine/engine.js";
+import { shopGenerator } from "./fixtures/generate.js";
 import { defaultFixturePath, loadFixtureFile } from "./fixtures/load.js";
 import type { RequestLogLine } from "./http/journal/recorder.js";
 import { loadScenarioFile } from "./scenarios/load.js";
 import type { Scenario } from "./scenarios/schema.js";
-import { DataFile, readDataFile, type DataFileHooks } from "./store/data-file.js";
+import { DataFile, type DataFileHooks } from "./persistence/data-file.js";
 
 export const DEFAULT_SHOP_ID = "1";
 
@@ -47,15 +48,14 @@ export interface BuildOptions {
 }
 
 export function buildSimulator(config: SimulatorConfig, options: BuildOptions = {}) {
-  const engine = new Engine(options.newClock ? { newClock: options.newClock } : {});
-  const saved = config.data !== undefined ? readDataFile(config.data) : undefined;
-  if (saved) for (const { spec, data } of saved.shops) engine.attachShop(spec, data);
-  else {
+  const engine = new Engine({ generator: shopGenerator, ...(options.newClock && { newClock: options.newClock }) });
+  const dataFile = config.data !== undefined ? new DataFile(config.data, engine, config.flushMs, options.dataFileHooks) : undefined;
+  const restored = dataFile?.load() ?? false;
+  if (!restored) {
     const spec = defaultShopSpec(config);
     options.defaultShop?.(spec);
     engine.addShop(spec);
   }
-  const dataFile = config.data !== undefined ? new DataFile(config.data, engine, config.flushMs, options.dataFileHooks) : undefined;
   const scenarios = [...config.scenario.map((file) => loadScenarioFile(file)), ...(options.scenarios ?? [])];
   const built = createApp({
     engine,
@@ -70,7 +70,7 @@ export function buildSimulator(config: SimulatorConfig, options: BuildOptions = 
     ...(options.onRequest && { onRequest: options.onRequest }),
     ...(dataFile && { onReset: () => dataFile.flush(), dataFileFailure: () => dataFile.failure }),
   });
-  return { engine, shop: engine.defaultShop(), dataFile, restored: saved !== undefined, ...built };
+  return { engine, shop: engine.defaultShop(), dataFile, restored, ...built };
 }
 
 export type BuiltSimulator = ReturnType<typeof buildSimulator>;

@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it, type TestContext } from "vit
 import { startSimulator } from "../src/index.js";
 import { parseConfig } from "../src/config.js";
 import { buildSimulator } from "../src/simulator.js";
-import { readDataFile } from "../src/store/data-file.js";
+import { readDataFile } from "../src/persistence/data-file.js";
 import { ensureBuilt, killAll, runCli, startCli, stopCli } from "./support/cli.js";
 
 let dir: string;

@@ -20,7 +20,7 @@ import { parseScenarioText, ScenarioError } from "../scenarios/load.js";
 import { pathGlob } from "../scenarios/glob.js";
 import type { ScenarioRegistry } from "../scenarios/registry.js";
 import { scenarioSchema, type Scenario } from "../scenarios/schema.js";
-import type { DataFileFailure } from "../store/data-file.js";
+import type { DataFileFailure } from "../persistence/data-file.js";
 import { VERSION } from "../version.js";
 import * as routes from "./control.routes.js";
 import type { RequestsQuery } from "./control.schemas.js";

@@ -1,6 +1,7 @@
 /**
  * What every engine operation works with: one shop's store, the clock and the random source.
- * Also the guards every operation starts with.
+ * Also the guards on program records and changeable customers (finding a customer settles its
+ * expiry: see `requireCustomer` in ledger.ts).
  * @module
  */
 import type { ShopStore } from "../store/shop-store.js";
@@ -8,20 +9,11 @@ import type { CustomerRecord, RewardRecord, TierRecord, EarnRuleRecord } from ".
 import type { Clock } from "./clock.js";
 import { DomainError } from "./errors.js";
 import type { RandomSource } from "./random.js";
-import { settleExpiry } from "./ledger.js";
 
 export interface EngineContext {
   store: ShopStore;
   clock: Clock;
   random: RandomSource;
-}
-
-/** The customer, with any stamps that expired by now already taken out of the balance. */
-export function requireCustomer(ctx: EngineContext, id: string): CustomerRecord {
-  const customer = ctx.store.customer(id);
-  if (!customer) throw new DomainError("CUSTOMER_NOT_FOUND", `Customer ${id} not found`);
-  settleExpiry(ctx, customer);
-  return customer;
 }
 
 /** Refuses any stamp or reward change for a removed or merged customer, saying why. */

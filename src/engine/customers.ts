@@ -3,14 +3,14 @@
  * assignment, and the platform-side events (sync of a new customer, merge).
  * @module
  */
-import type { CustomerRecord } from "../store/types.js";
-import { requireChangeable, requireCustomer, requireTier, type EngineContext } from "./context.js";
+import type { CustomerChange, CustomerRecord } from "../store/types.js";
+import { requireChangeable, requireTier, type EngineContext } from "./context.js";
 import { DomainError, invalidField } from "./errors.js";
-import { applyStampChange } from "./ledger.js";
+import { applyStampChange, requireCustomer, settleExpiry } from "./ledger.js";
 import { lowerBound, paginate, type Page, type PageQuery, type OrderedView } from "./pagination.js";
 import { issueCode } from "./rewards.js";
+import { JsonView } from "./json-view.js";
 import { customerView, type Customer } from "./views.js";
-import { settleExpiry } from "./ledger.js";
 
 export interface CustomerFilter {
   email?: string;
@@ -54,8 +54,9 @@ export function listCustomers(ctx: EngineContext, filter: CustomerFilter, query:
   };
 }
 
-export function getCustomer(ctx: EngineContext, id: string): Customer {
-  return customerView(ctx.store, requireCustomer(ctx, id), true);
+/** The customer's view and its JSON text, kept on the store until the customer next changes. */
+export function getCustomer(ctx: EngineContext, id: string): JsonView<Customer> {
+  return ctx.store.keptView(requireCustomer(ctx, id), (c) => new JsonView(customerView(ctx.store, c, true)));
 }
 
 export interface CustomerPatch {
@@ -67,14 +68,15 @@ const DAYS_IN_MONTH = [31, 29, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
 
 export function updateCustomer(ctx: EngineContext, id: string, patch: CustomerPatch): Customer {
   const customer = requireCustomer(ctx, id);
+  const fields: CustomerChange = {};
   if (patch.birthday) {
     const { month, day } = patch.birthday;
     const max = DAYS_IN_MONTH[month - 1]!;
     if (day > max) throw invalidField("birthday_day", `month ${month} has at most ${max} days`);
-    customer.dateOfBirth = `${String(day).padStart(2, "0")}-${String(month).padStart(2, "0")}`;
+    fields.dateOfBirth = `${String(day).padStart(2, "0")}-${String(month).padStart(2, "0")}`;
   }
-  if (patch.excluded !== undefined && patch.excluded !== customer.excluded) setExcluded(ctx, customer, patch.excluded);
-  ctx.store.touch();
+  if (patch.excluded !== undefined && patch.excluded !== customer.excluded) Object.assign(fields, exclusion(ctx, customer, patch.excluded));
+  ctx.store.updateCustomer(customer, fields);
   return customerView(ctx.store, customer, false);
 }
 
@@ -83,17 +85,16 @@ export function updateCustomer(ctx: EngineContext, id: string, patch: CustomerPa
  * recalculation); re-including them resumes it where it stopped, so the time spent removed does
  * not count towards any expiry date.
  */
-function setExcluded(ctx: EngineContext, customer: CustomerRecord, excluded: boolean): void {
+function exclusion(ctx: EngineContext, customer: CustomerRecord, excluded: boolean): CustomerChange {
   const now = ctx.clock.now();
-  if (excluded) {
-    customer.excludedAt = now;
-  } else {
-    const paused = customer.excludedAt === undefined ? 0 : Math.max(0, now - customer.excludedAt);
-    if (customer.lastMovementAt !== undefined) customer.lastMovementAt += paused;
-    for (const lot of customer.lots) lot.expiresAt += paused;
-    delete customer.excludedAt;
-  }
-  customer.excluded = excluded;
+  if (excluded) return { excluded, excludedAt: now };
+  const paused = customer.excludedAt === undefined ? 0 : Math.max(0, now - customer.excludedAt);
+  return {
+    excluded,
+    excludedAt: undefined,
+    lastMovementAt: customer.lastMovementAt === undefined ? undefined : customer.lastMovementAt + paused,
+    lots: customer.lots.map((lot) => ({ amount: lot.amount, expiresAt: lot.expiresAt + paused })),
+  };
 }
 
 export interface TierChange {
@@ -107,7 +108,7 @@ export function setCustomerTier(ctx: EngineContext, id: string, change: TierChan
   const customer = requireCustomer(ctx, id);
   const tier = requireTier(ctx, change.tierId);
   requireChangeable(customer);
-  customer.vipTierId = tier.id;
+  ctx.store.updateCustomer(customer, { vipTierId: tier.id });
   applyStampChange(ctx, customer, {
     kind: "tier",
     change: 0,
@@ -194,7 +195,6 @@ export function mergeCustomer(ctx: EngineContext, id: string, intoId: string): C
     applyStampChange(ctx, into, { kind: "merge", change: amount, label: `Merged from customer ${from.id}` });
     applyStampChange(ctx, from, { kind: "merge", change: -amount, label: `Merged into customer ${into.id}` });
   }
-  from.mergedIntoCustomerId = into.id;
-  ctx.store.touch();
+  ctx.store.updateCustomer(from, { mergedIntoCustomerId: into.id });
   return customerView(ctx.store, from, true);
 }

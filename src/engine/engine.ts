@@ -5,9 +5,8 @@
  * shop that moves its time moves no other's.
  * @module
  */
-import { generateShop, generateShopInSlices } from "../fixtures/generate.js";
-import { ShopStore } from "../store/shop-store.js";
-import type { Program, ShopAccess, ShopData } from "../store/types.js";
+import type { ShopStore } from "../store/shop-store.js";
+import type { Program, ShopAccess } from "../store/types.js";
 import { SimClock } from "./clock.js";
 import { seededRandom } from "./random.js";
 import { ShopEngine } from "./shop-engine.js";
@@ -22,12 +21,21 @@ export interface ShopSpec {
   referenceDate: number;
 }
 
+/** Makes a shop's seeded data from its spec (the fixtures' generator, handed in by whoever builds the engine). */
+export interface ShopGenerator {
+  generate(spec: ShopSpec): ShopStore;
+  /** The same shop, made in slices with the event loop free between them. */
+  generateInSlices(spec: ShopSpec): Promise<ShopStore>;
+}
+
 export interface EngineOptions {
+  generator: ShopGenerator;
   /** Makes each shop's clock when the shop is created (default: real time). */
   newClock?: () => SimClock;
 }
 
 export class Engine {
+  readonly #generator: ShopGenerator;
   readonly #newClock: () => SimClock;
   readonly #shops = new Map<string, { spec: ShopSpec; shop: ShopEngine }>();
   readonly #byApiKey = new Map<string, ShopEngine>();
@@ -36,16 +44,15 @@ export class Engine {
   /** Ids of deleted shops, never given again: a request still running for one must not reach a new shop. */
   readonly #retired = new Set<string>();
   #defaultId: string | undefined;
-  /** Bumped whenever a shop is added, replaced or deleted, so persistence sees resets. */
-  generation = 0;
 
-  constructor(options: EngineOptions = {}) {
+  constructor(options: EngineOptions) {
+    this.#generator = options.generator;
     this.#newClock = options.newClock ?? (() => new SimClock());
   }
 
   /** Creates (or re-creates) a shop from its spec, with freshly generated seeded data. */
   addShop(spec: ShopSpec): ShopEngine {
-    return this.attachShop(spec, generateShop(spec));
+    return this.attachShop(spec, this.#generator.generate(spec));
   }
 
   /**
@@ -57,7 +64,7 @@ export class Engine {
     if (this.#shops.has(spec.id) || this.#pending.has(spec.id)) throw new Error(`shop ${spec.id} already exists`);
     this.#pending.set(spec.id, spec);
     try {
-      return this.attachShop(spec, await generateShopInSlices(spec));
+      return this.attachShop(spec, await this.#generator.generateInSlices(spec));
     } finally {
       this.#pending.delete(spec.id);
     }
@@ -67,19 +74,17 @@ export class Engine {
    * Adds a shop whose data already exists (generated, with its indexes, or loaded from disk). A
    * shop that replaces one of the same id (a reset) keeps its clock.
    */
-  attachShop(spec: ShopSpec, data: ShopData | ShopStore): ShopEngine {
+  attachShop(spec: ShopSpec, store: ShopStore): ShopEngine {
     const existing = this.#byApiKey.get(spec.access.apiKey);
     if (existing && existing.id !== spec.id) {
       throw new Error(`API key ${spec.access.apiKey} is already used by shop ${existing.id}`);
     }
     const clock = this.#shops.get(spec.id)?.shop.clock ?? this.#newClock();
     // Runtime draws (discount codes) continue from a stream of their own, seeded by the shop.
-    const store = data instanceof ShopStore ? data : new ShopStore(data);
     const shop = new ShopEngine(store, clock, seededRandom(spec.seed * 7919 + 17));
     this.#shops.set(spec.id, { spec, shop });
     this.#byApiKey.set(spec.access.apiKey, shop);
     this.#defaultId ??= spec.id;
-    this.generation++;
     return shop;
   }
 
@@ -97,6 +102,16 @@ export class Engine {
 
   shops(): ShopEngine[] {
     return [...this.#shops.values()].map((s) => s.shop);
+  }
+
+  /** Every shop's spec and store, in creation order: what the data file writes. */
+  snapshot(): { spec: ShopSpec; store: ShopStore }[] {
+    return [...this.#shops.values()].map(({ spec, shop }) => ({ spec, store: shop.store }));
+  }
+
+  /** Adds shops saved earlier (the data file's, read at start). */
+  restore(shops: readonly { spec: ShopSpec; store: ShopStore }[]): void {
+    for (const { spec, store } of shops) this.attachShop(spec, store);
   }
 
   /** The first shop created: the one control calls act on without an API key, and whose clock times requests of no shop. */
@@ -128,7 +143,7 @@ export class Engine {
   async resetShopInSlices(id: string): Promise<boolean> {
     const spec = this.#shops.get(id)?.spec;
     if (!spec) return false;
-    const data = await generateShopInSlices(spec);
+    const data = await this.#generator.generateInSlices(spec);
     if (this.#shops.get(id)?.spec !== spec) return false;
     this.attachShop(spec, data).clock.reset();
     return true;
@@ -142,7 +157,6 @@ export class Engine {
     this.#shops.delete(id);
     this.#byApiKey.delete(found.spec.access.apiKey);
     this.#retired.add(id);
-    this.generation++;
     return true;
   }
 

@@ -4,7 +4,7 @@
  * recalculated, and expiry bookkeeping (rolling clock or fixed lots) is kept.
  * @module
  */
-import type { ActivityKind, ActivityRecord, CustomerRecord, ShopSettings } from "../store/types.js";
+import type { ActivityKind, ActivityRecord, CustomerChange, CustomerRecord, Lot, ShopSettings } from "../store/types.js";
 import { DAY_MS } from "./clock.js";
 import type { EngineContext } from "./context.js";
 import { DomainError, invalidField } from "./errors.js";
@@ -54,45 +54,46 @@ export function applyStampChange(ctx: EngineContext, customer: CustomerRecord, c
     createdAt: at,
   };
   const activity = ctx.store.appendActivity(entry);
-  customer.balance = balance;
   const settings = ctx.store.data.program.settings;
+  const fields: CustomerChange = { balance };
   if (change.kind !== "expire" && change.change !== 0) {
-    customer.lastMovementAt = at;
-    if (settings.expiry.mode === "fixed") moveLots(customer, change.change, at + settings.expiry.days * DAY_MS);
+    fields.lastMovementAt = at;
+    if (settings.expiry.mode === "fixed") fields.lots = movedLots(customer.lots, change.change, at + settings.expiry.days * DAY_MS);
   }
   if (EARNING_KINDS.has(change.kind) && change.change > 0) {
     // Only milestones read it, so it saturates rather than refusing a balance that fits.
-    customer.earned = Math.min(Number.MAX_SAFE_INTEGER, customer.earned + change.change);
-    promote(ctx, customer);
+    fields.earned = Math.min(Number.MAX_SAFE_INTEGER, customer.earned + change.change);
+    const tierId = promotion(ctx, customer.vipTierId, fields.earned);
+    if (tierId !== undefined) fields.vipTierId = tierId;
   }
+  ctx.store.updateCustomer(customer, fields);
   return activity;
 }
 
 /** Fixed expiry: earnings become lots with their own expiry; spending uses the oldest first. */
-function moveLots(customer: CustomerRecord, change: number, expiresAt: number): void {
-  if (change > 0) {
-    customer.lots.push({ amount: change, expiresAt });
-    return;
-  }
+function movedLots(lots: readonly Lot[], change: number, expiresAt: number): Lot[] {
+  if (change > 0) return [...lots, { amount: change, expiresAt }];
+  const left = lots.slice();
   let due = -change;
-  while (due > 0 && customer.lots.length > 0) {
-    const lot = customer.lots[0]!;
+  while (due > 0 && left.length > 0) {
+    const lot = left[0]!;
     const taken = Math.min(lot.amount, due);
-    lot.amount -= taken;
     due -= taken;
-    if (lot.amount === 0) customer.lots.shift();
+    if (taken === lot.amount) left.shift();
+    else left[0] = { amount: lot.amount - taken, expiresAt: lot.expiresAt };
   }
+  return left;
 }
 
-/** Moves the customer up to the highest tier their earned total reaches; never down. */
-function promote(ctx: EngineContext, customer: CustomerRecord): void {
+/** The highest tier an earned total reaches, when above the current one (never down). */
+function promotion(ctx: EngineContext, currentId: number | undefined, earned: number): number | undefined {
   const tiers = ctx.store.data.program.tiers;
-  const current = tiers.find((t) => t.id === customer.vipTierId);
+  const current = tiers.find((t) => t.id === currentId);
   let best = current;
   for (const tier of tiers) {
-    if (tier.milestone <= customer.earned && (!best || tier.milestone > best.milestone)) best = tier;
+    if (tier.milestone <= earned && (!best || tier.milestone > best.milestone)) best = tier;
   }
-  if (best && best !== current) customer.vipTierId = best.id;
+  return best && best !== current ? best.id : undefined;
 }
 
 /** When the balance expires, or undefined when expiry is off or nothing is left to expire. */
@@ -101,6 +102,14 @@ export function expiresAt(settings: ShopSettings, customer: CustomerRecord): num
   if (expiry.mode === "off" || customer.balance <= 0) return undefined;
   if (expiry.mode === "fixed") return customer.lots[0]?.expiresAt;
   return customer.lastMovementAt === undefined ? undefined : customer.lastMovementAt + expiry.days * DAY_MS;
+}
+
+/** The customer, with any stamps that expired by now already taken out of the balance. */
+export function requireCustomer(ctx: EngineContext, id: string): CustomerRecord {
+  const customer = ctx.store.customer(id);
+  if (!customer) throw new DomainError("CUSTOMER_NOT_FOUND", `Customer ${id} not found`);
+  settleExpiry(ctx, customer);
+  return customer;
 }
 
 /**
@@ -115,7 +124,11 @@ export function settleExpiry(ctx: EngineContext, customer: CustomerRecord): void
   for (;;) {
     const at = expiresAt(settings, customer);
     if (at === undefined || at > now) return;
-    const amount = settings.expiry.mode === "fixed" ? customer.lots.shift()!.amount : customer.balance;
+    let amount = customer.balance;
+    if (settings.expiry.mode === "fixed") {
+      amount = customer.lots[0]!.amount;
+      ctx.store.updateCustomer(customer, { lots: customer.lots.slice(1) });
+    }
     applyStampChange(ctx, customer, {
       kind: "expire",
       change: -amount,

@@ -4,9 +4,9 @@
  * @module
  */
 import type { CodeRecord, CustomerRecord, RewardRecord } from "../store/types.js";
-import { findTier, requireChangeable, requireCustomer, requireReward, type EngineContext, type ProgramId } from "./context.js";
+import { findTier, requireChangeable, requireReward, type EngineContext, type ProgramId } from "./context.js";
 import { DomainError, invalidField } from "./errors.js";
-import { applyStampChange } from "./ledger.js";
+import { applyStampChange, requireCustomer } from "./ledger.js";
 import { randomCodeSuffix } from "./random.js";
 import { codeView, isListed, rewardView, type Reward, type RewardCode } from "./views.js";
 
@@ -113,8 +113,7 @@ function requireCode(ctx: EngineContext, customerId: string, codeId: ProgramId):
 export function useRewardCode(ctx: EngineContext, id: string, codeId: ProgramId): RewardCode {
   requireCustomer(ctx, id);
   const code = requireCode(ctx, id, codeId);
-  code.used = true;
-  ctx.store.touch();
+  ctx.store.updateCode(code, { used: true });
   return codeView(code);
 }
 
@@ -131,8 +130,6 @@ export function voidRewardCode(ctx: EngineContext, id: string, codeId: ProgramId
   if (code.cost > 0) {
     applyStampChange(ctx, customer, { kind: "refund", change: code.cost, label: `Refund for voided ${code.name}` });
   }
-  code.voided = true;
-  code.used = true;
-  ctx.store.touch();
+  ctx.store.updateCode(code, { voided: true, used: true });
   return codeView(code);
 }

@@ -49,25 +49,25 @@ export class ShopEngine {
     return customers.getCustomer(this.ctx, id);
   }
   updateCustomer(id: string, patch: customers.CustomerPatch) {
-    return this.#write(id, () => customers.updateCustomer(this.ctx, id, patch));
+    return this.#write(() => customers.updateCustomer(this.ctx, id, patch));
   }
   setCustomerTier(id: string, change: customers.TierChange) {
-    return this.#write(id, () => customers.setCustomerTier(this.ctx, id, change));
+    return this.#write(() => customers.setCustomerTier(this.ctx, id, change));
   }
   syncCustomer(input: customers.NewCustomer) {
-    return this.#write(undefined, () => customers.syncCustomer(this.ctx, input));
+    return this.#write(() => customers.syncCustomer(this.ctx, input));
   }
   mergeCustomer(id: string, intoId: string) {
-    return this.#write(id, () => customers.mergeCustomer(this.ctx, id, intoId), intoId);
+    return this.#write(() => customers.mergeCustomer(this.ctx, id, intoId));
   }
   awardStamps(id: string, input: stamps.ManualStamps) {
-    return this.#write(id, () => stamps.awardStamps(this.ctx, id, input));
+    return this.#write(() => stamps.awardStamps(this.ctx, id, input));
   }
   adjustStamps(id: string, input: stamps.ManualStamps) {
-    return this.#write(id, () => stamps.adjustStamps(this.ctx, id, input));
+    return this.#write(() => stamps.adjustStamps(this.ctx, id, input));
   }
   processEarnRule(id: string, ruleId: number) {
-    return this.#write(id, () => stamps.processEarnRule(this.ctx, id, ruleId));
+    return this.#write(() => stamps.processEarnRule(this.ctx, id, ruleId));
   }
   listActivities(id: string, query: PageQuery) {
     return stamps.listActivities(this.ctx, id, query);
@@ -76,16 +76,16 @@ export class ShopEngine {
     return rewards.listRewardCodes(this.ctx, id, availableOnly);
   }
   useRewardCode(id: string, codeId: ProgramId) {
-    return this.#write(id, () => rewards.useRewardCode(this.ctx, id, codeId), undefined, Number(codeId));
+    return this.#write(() => rewards.useRewardCode(this.ctx, id, codeId));
   }
   voidRewardCode(id: string, codeId: ProgramId) {
-    return this.#write(id, () => rewards.voidRewardCode(this.ctx, id, codeId), undefined, Number(codeId));
+    return this.#write(() => rewards.voidRewardCode(this.ctx, id, codeId));
   }
   redeemReward(id: string, rewardId: number, variableAmount?: number) {
-    return this.#write(id, () => rewards.redeemReward(this.ctx, id, rewardId, variableAmount));
+    return this.#write(() => rewards.redeemReward(this.ctx, id, rewardId, variableAmount));
   }
   grantReward(id: string, rewardId: number, variableAmount?: number) {
-    return this.#write(id, () => rewards.grantReward(this.ctx, id, rewardId, variableAmount));
+    return this.#write(() => rewards.grantReward(this.ctx, id, rewardId, variableAmount));
   }
   listRewards() {
     return rewards.listRewards(this.ctx);
@@ -114,21 +114,21 @@ export class ShopEngine {
 
   /**
    * Runs a write, result included, so that it either completes or changes nothing: anything but a
-   * DomainError (a refusal, which comes before any change) is a bug, and the shop is put back as
-   * it was (its random draws included) before the bug is answered with a 500. The ids name the
-   * records the write may change in place (none for a new customer).
+   * DomainError (a refusal, which comes before any change) is a bug, and the store undoes what it
+   * saw change (and the random source gives back its draws) before the bug is answered with a 500.
    */
-  #write<T>(customerId: string | undefined, run: () => T, otherId?: string, codeId?: number): T {
-    const checkpoint = this.store.checkpoint(customerId, otherId, codeId);
+  #write<T>(run: () => T): T {
+    const checkpoint = this.store.checkpoint();
     this.#random.record();
     let undone = false;
     try {
       return run();
     } catch (error) {
       undone = !(error instanceof DomainError);
-      if (undone) this.store.rollback(checkpoint);
       throw error;
     } finally {
+      if (undone) this.store.rollback(checkpoint);
+      else this.store.commit(checkpoint);
       this.#random.stop(undone);
     }
   }

@@ -4,9 +4,9 @@
  */
 import type { CustomerRecord, EarnLimit } from "../store/types.js";
 import { DAY_MS } from "./clock.js";
-import { findTier, requireChangeable, requireCustomer, requireEarnRule, type EngineContext } from "./context.js";
+import { findTier, requireChangeable, requireEarnRule, type EngineContext } from "./context.js";
 import { DomainError } from "./errors.js";
-import { applyStampChange } from "./ledger.js";
+import { applyStampChange, requireCustomer } from "./ledger.js";
 import { paginate, type Page, type PageQuery } from "./pagination.js";
 import { activityView, type Activity } from "./views.js";
 

@@ -116,61 +116,8 @@ export function nextRewardFor(program: Program, balance: number): RewardRecord |
   return list[i] ?? list[list.length - 1];
 }
 
-/**
- * The last view of the customers most recently shown one by one. While nothing in a customer's
- * view changes the same (frozen) object is handed out again, and the HTTP layer keeps a frozen
- * value's JSON text (see `http/respond.ts`): an unchanged customer is serialised once, not on
- * every request. Bounded, so a client walking through 100k customers leaves no 100k copies behind;
- * pages of customers are not kept (a page is serialised whole anyway).
- */
-const recentViews = new Map<CustomerRecord, Customer>();
-const RECENT_VIEWS = 1024;
-
-/** The customer as the API shows it. With its next reward (as one customer is shown), a read-only (frozen) object. */
+/** The customer as the API shows it; with its next reward as one customer is shown (not in a page). */
 export function customerView(store: ShopStore, c: CustomerRecord, withNextReward: boolean): Customer {
-  const view = freshCustomerView(store, c, withNextReward);
-  if (!withNextReward) return view;
-  const last = recentViews.get(c);
-  if (last !== undefined && sameCustomer(last, view)) return last;
-  if (last !== undefined) recentViews.delete(c);
-  else if (recentViews.size >= RECENT_VIEWS) recentViews.delete(recentViews.keys().next().value!);
-  recentViews.set(c, deepFreeze(view));
-  return view;
-}
-
-/**
- * Whether two views of a customer show the same, field by field. Every field of `Customer` is
- * named here (a test changes each field of a full view in turn and expects a difference).
- */
-export function sameCustomer(a: Customer, b: Customer): boolean {
-  return (
-    a.id === b.id &&
-    a.firstName === b.firstName &&
-    a.lastName === b.lastName &&
-    a.email === b.email &&
-    a.stampBalance === b.stampBalance &&
-    a.cards === b.cards &&
-    a.stampsToNextReward === b.stampsToNextReward &&
-    a.stampsExpireAt === b.stampsExpireAt &&
-    a.vipTierId === b.vipTierId &&
-    a.vipTierName === b.vipTierName &&
-    a.dateOfBirth === b.dateOfBirth &&
-    a.state === b.state &&
-    a.mergedIntoCustomerId === b.mergedIntoCustomerId &&
-    a.nextReward?.id === b.nextReward?.id &&
-    a.nextReward?.name === b.nextReward?.name
-  );
-}
-
-function deepFreeze<T extends object>(value: T): T {
-  for (const key in value) {
-    const field = value[key];
-    if (typeof field === "object" && field !== null) deepFreeze(field);
-  }
-  return Object.freeze(value);
-}
-
-function freshCustomerView(store: ShopStore, c: CustomerRecord, withNextReward: boolean): Customer {
   const program = store.data.program;
   const tier = program.tiers.find((t) => t.id === c.vipTierId);
   const next = nextRewardFor(program, c.balance);

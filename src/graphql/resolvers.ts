@@ -48,9 +48,9 @@ export function fieldError(code: FieldErrorCode, reason: string, details?: reado
  */
 const programId = (id: string): number => id as ProgramId as number;
 
-/** The single-customer view, read in one place (its shape may gain a cached-JSON wrapper). */
+/** The single-customer view (the engine hands it with its kept JSON text, which GraphQL does not use). */
 function readCustomer(shop: ShopEngine, id: string) {
-  return shop.getCustomer(id);
+  return shop.getCustomer(id).value;
 }
 
 type Args = Record<string, unknown>;

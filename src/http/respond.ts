@@ -64,21 +64,6 @@ export function sendJsonText(c: Context<AppEnv>, text: string, status: StatusCod
   return new Response(text, { status, headers: withHeaders(out.headers, headers) });
 }
 
-/**
- * JSON texts of frozen objects (the engine hands out a customer's view again, frozen, while it
- * has not changed), kept for as long as the object lives. Only deeply frozen objects may be
- * frozen at the top: their text can never change.
- */
-const frozenJson = new WeakMap<object, string>();
-
-/** `JSON.stringify(value)`, kept for a frozen object. */
-export function jsonText(value: unknown): string | undefined {
-  if (typeof value !== "object" || value === null || !Object.isFrozen(value)) return JSON.stringify(value);
-  let text = frozenJson.get(value);
-  if (text === undefined) frozenJson.set(value, (text = JSON.stringify(value)));
-  return text;
-}
-
 /** `base` with `extra` laid over it; header names compare without case, so none is sent twice. */
 function withHeaders(base: Record<string, string>, extra: Record<string, string>): Record<string, string> {
   for (const name of Object.keys(extra)) {

@@ -8,11 +8,12 @@ import type { Context, TypedResponse } from "hono";
 import type { JSONParsed } from "hono/utils/types";
 import type { z } from "@hono/zod-openapi";
 import { isoTimestamp } from "../engine/clock.js";
+import { JsonView } from "../engine/json-view.js";
 import type { Page } from "../engine/pagination.js";
 import type { ErrorCode } from "../engine/errors.js";
 import type { AppEnv } from "./env.js";
 import { ERROR_STATUS } from "./errors.js";
-import { jsonText, sendJsonText } from "./respond.js";
+import { sendJsonText } from "./respond.js";
 import { ErrorEnvelopeSchema } from "./schemas.js";
 
 /** A router; `getPath` for the app at the top, the one that routes requests. Routes are added through a `Mount`. */
@@ -99,8 +100,11 @@ export function apiRoute<const I extends ApiRouteInput>(input: I): ApiRoute<I> {
 // itself, and would otherwise infer a type too large to write into the .d.ts files.
 type Json<B> = Response & TypedResponse<JSONParsed<B>, 200, "json">;
 
-export function ok<T>(c: Context<AppEnv>, data: T): Json<{ success: true; data: T; timestamp: string }> {
-  return sendEnvelope(c, data) as never;
+/** With a JsonView (a customer the engine keeps), its kept text is sent. */
+export function ok<T>(c: Context<AppEnv>, data: JsonView<T>): Json<{ success: true; data: T; timestamp: string }>;
+export function ok<T>(c: Context<AppEnv>, data: T): Json<{ success: true; data: T; timestamp: string }>;
+export function ok(c: Context<AppEnv>, data: unknown): Response {
+  return sendEnvelope(c, data);
 }
 
 /** A small reference list, returned whole with `meta.count`. */
@@ -116,12 +120,9 @@ export function okPage<T>(
   return sendEnvelope(c, page.items, { pagination: page.pagination }) as never;
 }
 
-/**
- * `{ success: true, data, meta, timestamp }` as JSON, written out piece by piece so that a
- * frozen `data` (an unchanged customer) brings its kept text (see `jsonText`).
- */
+/** `{ success: true, data, meta, timestamp }` as JSON, written out piece by piece so that a JsonView brings its kept text. */
 function sendEnvelope(c: Context<AppEnv>, data: unknown, meta?: object): Response {
-  const dataText = jsonText(data);
+  const dataText = data instanceof JsonView ? data.text : JSON.stringify(data);
   const text = `{"success":true${dataText === undefined ? "" : `,"data":${dataText}`}${meta ? `,"meta":${JSON.stringify(meta)}` : ""},"timestamp":"${isoTimestamp(c.get("clock").now())}"}`;
   return sendJsonText(c, text, 200);
 }

@@ -1,25 +1,31 @@
 /**
  * One shop's records plus the in-memory indexes that keep every lookup and page O(1) or
- * O(log n) in the number of records: nothing in a request path scans a whole collection.
+ * O(log n) in the number of records: nothing in a request path scans a whole collection. Every
+ * change goes through the store, which gives each customer it changes a version: what is derived
+ * from a customer (its view, its bytes in the data file) knows it is stale by comparing numbers.
  * @module
  */
-import type { ActivityRecord, CodeRecord, CustomerRecord, ShopData } from "./types.js";
+import type { ActivityRecord, CodeChange, CodeRecord, CustomerChange, CustomerRecord, ShopData } from "./types.js";
+import { EmailIndex } from "./email-index.js";
+import { CustomerVersions } from "./versions.js";
 
 export class ShopStore {
   readonly #customerPos = new Map<string, number>();
-  /** Lower-cased email -> the one customer id, or the ids (oldest first) when it is shared. */
-  readonly #byEmail = new Map<string, string | string[]>();
+  readonly #byEmail = new EmailIndex();
   readonly #activitiesOf = new Map<string, ActivityRecord[]>();
   readonly #codesOf = new Map<string, CodeRecord[]>();
   readonly #codeById = new Map<number, CodeRecord>();
   /** Earn rule -> customers it ever awarded: lifetime limits without a ledger scan. One set per
    * rule rather than one per customer: 100k small sets would cost more than the ledger. */
   readonly #earnedBy = new Map<number, Set<string>>();
-  /** Bumped on every write: lets persistence know when there is something to flush. */
+  /** Bumped by every change: the store's change counter, which versions are taken from. */
   version = 0;
+  readonly #versions = new CustomerVersions();
+  /** The write in progress, whose changes `rollback` can undo. */
+  #open: Checkpoint | undefined;
 
   constructor(readonly data: ShopData) {
-    data.customers.forEach((c, i) => this.#indexCustomer(c, i));
+    data.customers.forEach((c, i) => this.#indexCustomer(c, i, 0));
     for (const a of data.activities) this.#indexActivity(a);
     for (const c of data.codes) this.#indexCode(c);
     this.compact();
@@ -60,23 +66,52 @@ export class ShopStore {
 
   /** Ids of customers with this email (any case), oldest first. */
   customerIdsByEmail(email: string): readonly string[] {
-    const found = this.#byEmail.get(email.toLowerCase());
-    return found === undefined ? [] : typeof found === "string" ? [found] : found;
+    return this.#byEmail.ids(email);
   }
 
   addCustomer(customer: CustomerRecord): void {
     this.data.customers.push(customer);
-    this.#indexCustomer(customer, this.data.customers.length - 1);
-    this.version++;
+    this.#indexCustomer(customer, this.data.customers.length - 1, ++this.version);
   }
 
-  #indexCustomer(c: CustomerRecord, pos: number): void {
+  /**
+   * The one way a customer changes: the fields given are set (a field given as undefined is
+   * removed) and the customer gets a new version.
+   */
+  updateCustomer(customer: CustomerRecord, change: CustomerChange): void {
+    const position = this.#customerPos.get(customer.id)!;
+    this.#remember(customer, position);
+    const fields = customer as unknown as Record<string, unknown>;
+    for (const key in change) {
+      const value = change[key as keyof CustomerChange];
+      if (value === undefined) delete fields[key];
+      else fields[key] = value;
+    }
+    this.#versions.set(position, ++this.version);
+  }
+
+  /** Whether a customer at a position in [from, to) changed after `version` (a value of the change counter). */
+  changedSince(from: number, to: number, version: number): boolean {
+    return this.#versions.changedSince(from, to, version);
+  }
+
+  /**
+   * What `make` derives from the customer (its view), kept with the version it was made at and
+   * made again only once the customer has changed: one value per customer, of one kind.
+   */
+  keptView<T>(customer: CustomerRecord, make: (customer: CustomerRecord) => T): T {
+    const position = this.#customerPos.get(customer.id)!;
+    const kept = this.#versions.kept(position) as T | undefined;
+    if (kept !== undefined) return kept;
+    const made = make(customer);
+    this.#versions.keep(position, made);
+    return made;
+  }
+
+  #indexCustomer(c: CustomerRecord, pos: number, version: number): void {
+    this.#versions.set(pos, version);
     this.#customerPos.set(c.id, pos);
-    const key = c.email.toLowerCase();
-    const found = this.#byEmail.get(key);
-    if (found === undefined) this.#byEmail.set(key, c.id);
-    else if (typeof found === "string") this.#byEmail.set(key, [found, c.id]);
-    else found.push(c.id);
+    this.#byEmail.add(c.email, c.id);
   }
 
   // Activities ------------------------------------------------------------------------------
@@ -108,7 +143,7 @@ export class ShopStore {
   /**
    * Appends the entry, giving it the next id (whatever `id` it came with). A ledger entry is never
    * changed or removed once appended: `--data` keeps the JSON text of entries already written
-   * (store/state-text.ts) and serialises only new ones.
+   * (persistence/state-text.ts) and serialises only new ones.
    */
   appendActivity(record: ActivityRecord): ActivityRecord {
     record.id = this.data.nextActivityId++;
@@ -143,6 +178,13 @@ export class ShopStore {
     return this.#codeById.get(id);
   }
 
+  /** The one way a code changes (codes have no version of their own: nothing is derived from one). */
+  updateCode(code: CodeRecord, change: CodeChange): void {
+    this.#remember(code, -1);
+    Object.assign(code, change);
+    this.version++;
+  }
+
   addCode(code: Omit<CodeRecord, "id">): CodeRecord {
     const record: CodeRecord = { id: this.data.nextCodeId++, ...code };
     this.data.codes.push(record);
@@ -158,41 +200,40 @@ export class ShopStore {
     this.#codeById.set(c.id, c);
   }
 
-  /** Records a change made in place to a customer or code record. */
-  touch(): void {
-    this.version++;
-  }
-
-  // Checkpoints -----------------------------------------------------------------------------
+  // Writes that complete or change nothing ------------------------------------------------
 
   /**
-   * What a write may change, taken before it runs: the lengths and counters of every collection
-   * (writes only append to them) and copies of the records it may change in place: up to two
-   * customers (a merge changes both) and a code.
+   * Opens a write: from here until `commit` or `rollback`, each record the store changes in place
+   * is copied once, before its first change. Collections only grow during a write, so their
+   * lengths and counters are all the rest that `rollback` needs.
    */
-  checkpoint(customerId?: string, otherId?: string, codeId?: number): Checkpoint {
-    const customer = customerId === undefined ? undefined : this.customer(customerId);
-    const other = otherId === undefined ? undefined : this.customer(otherId);
-    const code = codeId === undefined ? undefined : this.#codeById.get(codeId);
-    return {
+  checkpoint(): Checkpoint {
+    const { data } = this;
+    this.#open = {
       version: this.version,
-      customerCount: this.data.customers.length,
-      activityCount: this.data.activities.length,
-      codeCount: this.data.codes.length,
-      nextActivityId: this.data.nextActivityId,
-      nextCodeId: this.data.nextCodeId,
-      customer,
-      customerCopy: customer && copyCustomer(customer),
-      other,
-      otherCopy: other && copyCustomer(other),
-      code,
-      codeCopy: code && { ...code },
+      customerCount: data.customers.length,
+      activityCount: data.activities.length,
+      codeCount: data.codes.length,
+      nextActivityId: data.nextActivityId,
+      nextCodeId: data.nextCodeId,
+      changed: [],
     };
+    return this.#open;
+  }
+
+  /** Closes the write: its changes stay. */
+  commit(checkpoint: Checkpoint): void {
+    if (this.#open === checkpoint) this.#open = undefined;
   }
 
   /** Puts the records and indexes back as they were at the checkpoint, newest changes first. */
   rollback(checkpoint: Checkpoint): void {
     const { data } = this;
+    for (let i = checkpoint.changed.length - 1; i >= 0; i--) {
+      const { record, copy, position, version } = checkpoint.changed[i]!;
+      restore(record, copy);
+      if (position >= 0) this.#versions.restore(position, version);
+    }
     while (data.codes.length > checkpoint.codeCount) {
       const code = data.codes.pop()!;
       popFrom(this.#codesOf, code.customerId);
@@ -206,24 +247,23 @@ export class ShopStore {
         this.#earnedBy.get(rule)?.delete(activity.customerId);
       }
     }
-    while (data.customers.length > checkpoint.customerCount) this.#unindexCustomer(data.customers.pop()!);
-    if (checkpoint.customer) restoreCustomer(checkpoint.customer, checkpoint.customerCopy!);
-    if (checkpoint.other) restoreCustomer(checkpoint.other, checkpoint.otherCopy!);
-    if (checkpoint.code) Object.assign(checkpoint.code, checkpoint.codeCopy);
+    while (data.customers.length > checkpoint.customerCount) {
+      const customer = data.customers.pop()!;
+      this.#customerPos.delete(customer.id);
+      this.#byEmail.removeNewest(customer.email);
+    }
+    this.#versions.truncate(checkpoint.customerCount);
     data.nextActivityId = checkpoint.nextActivityId;
     data.nextCodeId = checkpoint.nextCodeId;
     this.version = checkpoint.version;
+    this.commit(checkpoint);
   }
 
-  #unindexCustomer(c: CustomerRecord): void {
-    this.#customerPos.delete(c.id);
-    const key = c.email.toLowerCase();
-    const found = this.#byEmail.get(key);
-    if (typeof found === "string") this.#byEmail.delete(key);
-    else if (found !== undefined) {
-      found.pop();
-      if (found.length === 1) this.#byEmail.set(key, found[0]!);
-    }
+  /** Copies a record before its first change in the open write (a customer with its position and version). */
+  #remember(record: CustomerRecord | CodeRecord, position: number): void {
+    const open = this.#open;
+    if (open === undefined || open.changed.some((c) => c.record === record)) return;
+    open.changed.push({ record, copy: { ...record }, position, version: position >= 0 ? this.#versions.of(position) : 0 });
   }
 }
 
@@ -235,13 +275,8 @@ export interface Checkpoint {
   codeCount: number;
   nextActivityId: number;
   nextCodeId: number;
-  /** Records that may change in place, each with a copy of how it was. */
-  customer: CustomerRecord | undefined;
-  customerCopy: CustomerRecord | undefined;
-  other: CustomerRecord | undefined;
-  otherCopy: CustomerRecord | undefined;
-  code: CodeRecord | undefined;
-  codeCopy: CodeRecord | undefined;
+  /** Records changed in place, each with a copy of how it was (a record's arrays are replaced, never changed). */
+  changed: { record: CustomerRecord | CodeRecord; copy: object; position: number; version: number }[];
 }
 
 /** Removes the newest entry of a per-customer list (the one a write appended last). */
@@ -251,37 +286,11 @@ function popFrom<T>(index: Map<string, T[]>, customerId: string): void {
   if (list?.length === 0) index.delete(customerId);
 }
 
-/**
- * A copy that later changes to the record do not reach (its lots are objects changed in place).
- * Every field named, absent ones undefined: one object shape whatever the record's, which keeps
- * the copy cheap (a write takes one, see checkpoint()).
- */
-export function copyCustomer(c: CustomerRecord): CustomerRecord {
-  return {
-    id: c.id,
-    firstName: c.firstName,
-    lastName: c.lastName,
-    email: c.email,
-    phone: c.phone,
-    dateOfBirth: c.dateOfBirth,
-    platformState: c.platformState,
-    excluded: c.excluded,
-    excludedAt: c.excludedAt,
-    mergedIntoCustomerId: c.mergedIntoCustomerId,
-    vipTierId: c.vipTierId,
-    balance: c.balance,
-    earned: c.earned,
-    lastMovementAt: c.lastMovementAt,
-    lots: c.lots?.map((lot) => ({ amount: lot.amount, expiresAt: lot.expiresAt })),
-    createdAt: c.createdAt,
-  } as CustomerRecord;
-}
-
 /** The record as copied: fields the write added (excludedAt, mergedIntoCustomerId...) go again. */
-function restoreCustomer(record: CustomerRecord, copy: CustomerRecord): void {
-  const fields = record as unknown as Record<string, unknown>;
+function restore(record: object, copy: object): void {
+  const fields = record as Record<string, unknown>;
   for (const key of Object.keys(fields)) delete fields[key];
-  for (const [key, value] of Object.entries(copy)) if (value !== undefined) fields[key] = value;
+  Object.assign(fields, copy);
 }
 
 function repack<T>(index: Map<string, T[]>): void {

@@ -93,31 +93,43 @@ export interface Program {
   beacons: BeaconRecord[];
 }
 
-export interface CustomerRecord {
-  id: string;
-  firstName: string;
-  lastName: string;
-  email: string;
-  phone?: string;
-  /** `dd-mm` */
-  dateOfBirth?: string;
-  /** The loyalty state the commerce platform reports; `excluded` overrides it with `removed`. */
-  platformState: "active";
-  excluded: boolean;
-  /** When `excluded` was last set (epoch ms): expiry is paused from then until re-inclusion. */
-  excludedAt?: number;
-  mergedIntoCustomerId?: string;
-  vipTierId?: number;
-  /** Cached sum of the customer's ledger; always equal to it. */
-  balance: number;
-  /** Sum of stamps earned (award, positive adjust, earn rules): drives VIP milestones. */
-  earned: number;
-  /** Last earn or spend (epoch ms): the start of a rolling expiry period. */
-  lastMovementAt?: number;
-  /** Unspent earnings with their own expiry (fixed expiry only), oldest first. */
-  lots: { amount: number; expiresAt: number }[];
-  createdAt: number;
+/** Unspent earnings with their own expiry (fixed expiry only). */
+export interface Lot {
+  readonly amount: number;
+  readonly expiresAt: number;
 }
+
+/** Read-only: every change goes through `ShopStore.updateCustomer`, which gives it a version. */
+export interface CustomerRecord {
+  readonly id: string;
+  readonly firstName: string;
+  readonly lastName: string;
+  readonly email: string;
+  readonly phone?: string;
+  /** `dd-mm` */
+  readonly dateOfBirth?: string;
+  /** The loyalty state the commerce platform reports; `excluded` overrides it with `removed`. */
+  readonly platformState: "active";
+  readonly excluded: boolean;
+  /** When `excluded` was last set (epoch ms): expiry is paused from then until re-inclusion. */
+  readonly excludedAt?: number;
+  readonly mergedIntoCustomerId?: string;
+  readonly vipTierId?: number;
+  /** Cached sum of the customer's ledger; always equal to it. */
+  readonly balance: number;
+  /** Sum of stamps earned (award, positive adjust, earn rules): drives VIP milestones. */
+  readonly earned: number;
+  /** Last earn or spend (epoch ms): the start of a rolling expiry period. */
+  readonly lastMovementAt?: number;
+  /** Unspent earnings with their own expiry (fixed expiry only), oldest first. */
+  readonly lots: readonly Lot[];
+  readonly createdAt: number;
+}
+
+/** What a write may change of a customer: not its id or email, which the indexes are keyed by. */
+export type CustomerChange = {
+  -readonly [K in "dateOfBirth" | "excluded" | "excludedAt" | "mergedIntoCustomerId" | "vipTierId" | "balance" | "earned" | "lastMovementAt" | "lots"]?: CustomerRecord[K];
+};
 
 /** Why a ledger entry was written (internal; not part of the API). */
 export type ActivityKind =
@@ -142,18 +154,21 @@ export interface ActivityRecord {
   createdAt: number;
 }
 
+/** Read-only: `used` and `voided` change through `ShopStore.updateCode`. */
 export interface CodeRecord {
-  id: number;
-  customerId: string;
-  rewardId: number;
-  name: string;
-  code: string;
-  used: boolean;
-  voided: boolean;
+  readonly id: number;
+  readonly customerId: string;
+  readonly rewardId: number;
+  readonly name: string;
+  readonly code: string;
+  readonly used: boolean;
+  readonly voided: boolean;
   /** Stamps spent on the code (0 for grants): what a void refunds. */
-  cost: number;
-  createdAt: number;
+  readonly cost: number;
+  readonly createdAt: number;
 }
+
+export type CodeChange = { -readonly [K in "used" | "voided"]?: CodeRecord[K] };
 
 export interface ShopData {
   id: string;

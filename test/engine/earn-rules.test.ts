@@ -13,7 +13,7 @@ function setup(program?: (p: Program) => void, stamps = 0) {
     },
   });
   const { id } = sim.shop.syncCustomer({ firstName: "Ida", lastName: "Noddack", email: "ida@example.com", stampBalance: stamps });
-  return { ...sim, id, balance: () => sim.shop.getCustomer(id).stampBalance };
+  return { ...sim, id, balance: () => sim.shop.getCustomer(id).value.stampBalance };
 }
 
 const TEST_RULE = 201;
@@ -49,9 +49,9 @@ describe("stamps = round(step x rule multiplier x tier multiplier)", () => {
   it("uses the tier held before the earning; the new tier applies from the next one", () => {
     const { shop, id } = setup(withRule(4, 1), 73); // Bronze (x1), two short of Silver (x1.25)
     expect(shop.processEarnRule(id, TEST_RULE).stampChange).toBe(4);
-    expect(shop.getCustomer(id).vipTierId).toBe(2);
+    expect(shop.getCustomer(id).value.vipTierId).toBe(2);
     expect(shop.processEarnRule(id, TEST_RULE).stampChange).toBe(5);
-    expect(shop.getCustomer(id).stampBalance).toBe(82);
+    expect(shop.getCustomer(id).value.stampBalance).toBe(82);
   });
 });
 
@@ -127,7 +127,7 @@ describe("limits", () => {
     clock.advance(1);
     for (let i = 0; i < 2; i++) earn();
     expect(refusal(earn).code).toBe("ACTIVITY_NOT_AWARDED");
-    expect(shop.getCustomer(id).stampBalance).toBe(10);
+    expect(shop.getCustomer(id).value.stampBalance).toBe(10);
   });
 
   it("limits count only the rule's own activities", () => {

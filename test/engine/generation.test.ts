@@ -124,7 +124,7 @@ describe.each(SEEDS)("seed %i, 50 customers", (seed) => {
       expect(into.id).not.toBe(c.id);
       expect(c.balance).toBe(0);
       expect(c.excluded).toBe(false);
-      expect(shop.getCustomer(c.id)).toMatchObject({ state: "active", stampBalance: 0, mergedIntoCustomerId: into.id });
+      expect(shop.getCustomer(c.id).value).toMatchObject({ state: "active", stampBalance: 0, mergedIntoCustomerId: into.id });
       const moved = shop.store.activitiesOf(c.id).filter((a) => a.kind === "merge");
       expect(moved.map((a) => a.label)).toEqual(moved.length ? [`Merged into customer ${into.id}`] : []);
       const received = shop.store.activitiesOf(into.id).filter((a) => a.label === `Merged from customer ${c.id}`);

@@ -9,7 +9,7 @@ function setup(stamps = 0, program?: (p: Program) => void) {
   const add = (email: string, balance = 0) =>
     sim.shop.syncCustomer({ firstName: "Mary", lastName: "Somerville", email, stampBalance: balance }).id;
   const id = add("mary@example.com", stamps);
-  const balance = (cid = id) => sim.shop.getCustomer(cid).stampBalance;
+  const balance = (cid = id) => sim.shop.getCustomer(cid).value.stampBalance;
   const unchanged = () => {
     const snapshot = JSON.stringify(sim.shop.store.data);
     return () => expect(JSON.stringify(sim.shop.store.data)).toBe(snapshot);
@@ -230,6 +230,6 @@ describe("the life of a code", () => {
       [String(granted), false],
     ]);
     expect(shop.listRewardCodes(id, true).map((c) => c.id)).toEqual([String(open), String(granted)]);
-    expect(shop.getCustomer(id).stampBalance).toBe(30 - 5 - 10);
+    expect(shop.getCustomer(id).value.stampBalance).toBe(30 - 5 - 10);
   });
 });

@@ -11,7 +11,7 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it, type TestContext } from "vitest";
 import { parseConfig } from "../../src/config.js";
 import { buildSimulator } from "../../src/simulator.js";
-import type { DataFileFailure } from "../../src/store/data-file.js";
+import type { DataFileFailure } from "../../src/persistence/data-file.js";
 import { ensureBuilt, killAll, startCli, stopCli } from "../support/cli.js";
 
 let dir: string;

@@ -10,7 +10,7 @@ import { join } from "node:path";
 import { afterEach, expect, it } from "vitest";
 import { parseConfig } from "../../src/config.js";
 import { buildSimulator } from "../../src/simulator.js";
-import type { FlushInfo } from "../../src/store/data-file.js";
+import type { FlushInfo } from "../../src/persistence/data-file.js";
 
 let dir: string | undefined;
 afterEach(() => {

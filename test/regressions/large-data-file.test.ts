@@ -11,7 +11,7 @@ import { join } from "node:path";
 import { afterAll, afterEach, describe, expect, it, vi } from "vitest";
 import { parseConfig } from "../../src/config.js";
 import { buildSimulator } from "../../src/simulator.js";
-import { readDataFile } from "../../src/store/data-file.js";
+import { readDataFile } from "../../src/persistence/data-file.js";
 
 const dir = mkdtempSync(join(tmpdir(), "loyalty-sim-large-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));

@@ -423,15 +423,15 @@ const ops: Op[] = [
       const { birthday_month: m, birthday_day: d, excluded } = ctx.body as { birthday_month?: number; birthday_day?: number; excluded?: boolean };
       const before = ctx.customer!;
       const dob = m === undefined ? before.dateOfBirth : `${String(d).padStart(2, "0")}-${String(m).padStart(2, "0")}`;
-      const expected: CustomerRecord = structuredClone({ ...before, ...(dob !== undefined && { dateOfBirth: dob }) });
+      let expected: CustomerRecord = structuredClone({ ...before, ...(dob !== undefined && { dateOfBirth: dob }) });
       // Removing pauses expiry from now; re-including shifts every expiry clock by the pause.
       if (excluded === true && !before.excluded) Object.assign(expected, { excluded: true, excludedAt: NOW });
       if (excluded === false && before.excluded) {
         const paused = before.excludedAt === undefined ? 0 : Math.max(0, NOW - before.excludedAt);
-        delete expected.excludedAt;
-        expected.excluded = false;
-        if (expected.lastMovementAt !== undefined) expected.lastMovementAt += paused;
-        for (const lot of expected.lots) lot.expiresAt += paused;
+        const { excludedAt: _paused, ...included } = expected;
+        Object.assign(included, { excluded: false, lots: expected.lots.map((lot) => ({ ...lot, expiresAt: lot.expiresAt + paused })) });
+        if (expected.lastMovementAt !== undefined) Object.assign(included, { lastMovementAt: expected.lastMovementAt + paused });
+        expected = included;
       }
       expect(current(ctx)).toStrictEqual(expected);
     },

@@ -9,7 +9,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { readDataFile } from "../../src/store/data-file.js";
+import { readDataFile } from "../../src/persistence/data-file.js";
 import { ensureBuilt, killAll, startCli, stopCli, type StartedCli } from "../support/cli.js";
 
 const HEADERS = { "X-Api-Key": "sim_key", "X-Api-Secret": "sim_secret", "Content-Type": "application/json" };

@@ -9,22 +9,11 @@ import { accessSync, constants, existsSync, statSync } from "node:fs";
 import { rename, rm, writeFile } from "node:fs/promises";
 import { basename, dirname, join, resolve } from "node:path";
 import { Low, type Adapter } from "lowdb";
-import type { Engine, ShopSpec } from "../engine/engine.js";
+import { ShopStore } from "../store/shop-store.js";
 import { readJsonFile, type PieceLimits } from "./json-pieces.js";
+import { DATA_FORMAT, DATA_VERSION, type SavedState, type ShopStates, type Snapshot } from "./saved-state.js";
 import { MAX_PROBLEMS, stateProblems } from "./state-schema.js";
 import { StateText } from "./state-text.js";
-import type { ShopData } from "./types.js";
-
-export const DATA_FORMAT = "loyalty-sim-state";
-/** Bump when the saved shape changes; older files are then refused with a clear message. */
-export const DATA_VERSION = 1;
-
-export interface SavedState {
-  format: typeof DATA_FORMAT;
-  version: number;
-  savedAt: string;
-  shops: { spec: ShopSpec; data: ShopData }[];
-}
 
 export class DataFileError extends Error {
   override readonly name = "DataFileError";
@@ -126,46 +115,54 @@ async function writeAtomically(path: string, chunks: readonly Buffer[]): Promise
  * flushes (lowdb's own JSON adapters indent, which doubles the bytes of a large shop, and
  * serialise and encode the whole state every time), written atomically.
  */
-class StateFile implements Adapter<SavedState> {
+class StateFile implements Adapter<Snapshot> {
   readonly #text = new StateText();
 
   constructor(readonly path: string) {}
 
-  async read(): Promise<SavedState | null> {
-    return readDataFile(this.path) ?? null;
+  async read(): Promise<Snapshot | null> {
+    return readSnapshot(this.path) ?? null;
   }
 
-  write(state: SavedState): Promise<void> {
+  write(state: Snapshot): Promise<void> {
     return writeAtomically(this.path, this.#text.chunks(state));
   }
 }
 
-const emptyState = (): SavedState => ({ format: DATA_FORMAT, version: DATA_VERSION, savedAt: "", shops: [] });
+/** The file's shops, each in a store of its own; undefined when the file does not exist yet. */
+function readSnapshot(path: string): Snapshot | undefined {
+  const saved = readDataFile(path);
+  return saved && { ...saved, shops: saved.shops.map(({ spec, data }) => ({ spec, store: new ShopStore(data) })) };
+}
 
-/** Keeps the file in step with the engine: a timer flushes when anything changed. */
+const emptyState = (): Snapshot => ({ format: DATA_FORMAT, version: DATA_VERSION, savedAt: "", shops: [] });
+
+/** Each shop's store with its change counter as last written: the same again means nothing to write. */
+type Written = { store: ShopStore; version: number }[];
+
+/** Keeps the file in step with the shops: a timer flushes when anything changed. */
 export class DataFile {
-  readonly #db: Low<SavedState>;
+  readonly #db: Low<Snapshot>;
   #timer: NodeJS.Timeout | undefined;
-  #written = "";
+  #written: Written = [];
   #writing: Promise<void> = Promise.resolve();
   #failure: DataFileFailure | undefined;
 
   constructor(
     readonly path: string,
-    private readonly engine: Engine,
+    private readonly shops: ShopStates,
     private readonly flushMs: number,
     private readonly hooks: DataFileHooks = {},
   ) {
     checkWritable(path);
-    this.#db = new Low<SavedState>(new StateFile(path), emptyState());
+    this.#db = new Low<Snapshot>(new StateFile(path), emptyState());
   }
 
-  /** A cheap fingerprint of every shop's write counter: equal means nothing to write. */
-  #signature(): string {
-    return this.engine
-      .shops()
-      .map((s) => `${s.id}:${s.store.version}:${s.store.customerCount}`)
-      .join(",") + `#${this.engine.generation}`;
+  /** Restores the shops the file holds, checked whole first; false when the file does not exist yet. */
+  load(): boolean {
+    const saved = readSnapshot(this.path);
+    if (saved) this.shops.restore(saved.shops);
+    return saved !== undefined;
   }
 
   /** While writes fail: since when and why (GET /__sim/health reports it). */
@@ -182,16 +179,12 @@ export class DataFile {
   /** Writes the state if it changed since the last write. Concurrent calls queue up. */
   flush(): Promise<void> {
     const write = async () => {
-      const signature = this.#signature();
-      if (signature === this.#written) return;
+      const shops = this.shops.snapshot();
+      const now: Written = shops.map(({ store }) => ({ store, version: store.version }));
+      const before = this.#written;
+      if (now.length === before.length && now.every((w, i) => w.store === before[i]!.store && w.version === before[i]!.version)) return;
       const started = performance.now();
-      const shops = this.engine.shops();
-      this.#db.data = {
-        format: DATA_FORMAT,
-        version: DATA_VERSION,
-        savedAt: new Date().toISOString(),
-        shops: shops.map((s) => ({ spec: this.engine.spec(s.id)!, data: s.store.data })),
-      };
+      this.#db.data = { format: DATA_FORMAT, version: DATA_VERSION, savedAt: new Date().toISOString(), shops };
       // Counted now, not after the write: requests served while the file is written are not in it.
       const customers = shops.reduce((n, s) => n + s.store.customerCount, 0);
       const activities = shops.reduce((n, s) => n + s.store.data.activities.length, 0);
@@ -202,7 +195,7 @@ export class DataFile {
         this.#failed(error);
         throw error;
       }
-      this.#written = signature;
+      this.#written = now;
       const failure = this.#failure;
       this.#failure = undefined;
       if (failure) this.hooks.onRecovered?.(failure);

@@ -10,7 +10,7 @@ import { CLOCK_MAX_MS, CLOCK_MIN_MS, isoTimestamp } from "../engine/clock.js";
 import { RECORD_ID, RECORD_ID_RULE } from "../engine/pagination.js";
 import { fieldPath, fileIssueLines, MISSING_IS_REQUIRED } from "../zod-issues.js";
 import { accessRecordSchema, programSchema } from "../fixtures/schema.js";
-import type { ShopData } from "./types.js";
+import type { ShopData } from "../store/types.js";
 
 /** An instant the clock can give: what every creation date is. */
 const IN_RANGE = `must be an instant (epoch ms) from ${isoTimestamp(CLOCK_MIN_MS)} to ${isoTimestamp(CLOCK_MAX_MS)}`;

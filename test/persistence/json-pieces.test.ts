@@ -8,7 +8,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import fc from "fast-check";
 import { afterAll, describe, expect, it } from "vitest";
-import { readJsonFile } from "../../src/store/json-pieces.js";
+import { readJsonFile } from "../../src/persistence/json-pieces.js";
 
 const dir = mkdtempSync(join(tmpdir(), "loyalty-sim-pieces-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));

@@ -1,5 +1,5 @@
 /**
- * The check of a `--data` file at load (store/state-schema.ts): a file the server wrote passes;
+ * The check of a `--data` file at load (persistence/state-schema.ts): a file the server wrote passes;
  * each kind of damage is named by the path of the field at fault.
  */
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
@@ -8,8 +8,8 @@ import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { parseConfig } from "../../src/config.js";
 import { buildSimulator } from "../../src/simulator.js";
-import { type DataFileError, readDataFile } from "../../src/store/data-file.js";
-import { stateProblems } from "../../src/store/state-schema.js";
+import { type DataFileError, readDataFile } from "../../src/persistence/data-file.js";
+import { stateProblems } from "../../src/persistence/state-schema.js";
 
 type Json = any;
 const dir = mkdtempSync(join(tmpdir(), "loyalty-sim-schema-"));
