@@ -12,8 +12,7 @@ import * as programRoutes from "../api/program/program.routes.js";
 import * as rewardRoutes from "../api/rewards/rewards.routes.js";
 import * as stampRoutes from "../api/stamps/stamps.routes.js";
 import type { FieldProblem } from "../engine/errors.js";
-import type { FieldIssue } from "../http/errors.js";
-import { zodIssues } from "../zod-issues.js";
+import { fieldIssues, type RequestLocation } from "../http/errors.js";
 import type { OperationId } from "../scenarios/schema.js";
 import { NOT_A_CURSOR, restCursorOf } from "./cursors.js";
 
@@ -199,16 +198,16 @@ export function argumentIssues(field: RootField, args: Readonly<Record<string, u
   ] as const;
   for (const [schema, values, where] of checks) {
     const result = schema?.safeParse(values);
-    if (result?.success === false) issues.push(...asArgumentIssues(field, zodIssues(result.error.issues, { missing: "is required" }).map((issue) => ({ in: where, ...issue }))));
+    if (result?.success === false) issues.push(...asArgumentIssues(field, fieldIssues(result.error, where)));
   }
   return issues;
 }
 
 /**
- * REST's field issues (from the twin's schemas, or from the engine) named as GraphQL names the
- * arguments: `birthday_day` in the body is `input.birthdayDay`, and so in the messages too.
+ * REST's field issues (from the twin's schemas, placed; or from the engine, which names fields only)
+ * named as GraphQL names the arguments: `birthday_day` in the body is `input.birthdayDay`, and so in the messages too.
  */
-export function asArgumentIssues(field: RootField, details: readonly (FieldProblem & { in?: FieldIssue["in"] })[]): ArgumentIssue[] {
+export function asArgumentIssues(field: RootField, details: readonly (FieldProblem & { in?: RequestLocation })[]): ArgumentIssue[] {
   const twin = REST_TWINS[field];
   const out: ArgumentIssue[] = [];
   for (const detail of details) {

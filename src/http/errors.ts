@@ -74,9 +74,12 @@ export function invalidInput(where: RequestLocation, path: string, message: stri
 }
 
 /** zod issues of the request's input (`where` it came from), as field details; a missing field "is required". */
+export function fieldIssues(error: z.ZodError, where: RequestLocation): FieldIssue[] {
+  return zodIssues(error.issues, { missing: "is required" }).map((issue) => ({ in: where, ...issue }));
+}
+
 export function validationError(error: z.ZodError, where: RequestLocation): DomainError {
-  const issues: FieldIssue[] = zodIssues(error.issues, { missing: "is required" }).map((issue) => ({ in: where, ...issue }));
-  return new DomainError("VALIDATION_ERROR", undefined, issues);
+  return new DomainError("VALIDATION_ERROR", undefined, fieldIssues(error, where));
 }
 
 /** The part of `request` whose schema has the field at the top of `path`; the body when none does. */
