@@ -18,6 +18,7 @@ import { docsRouter } from "./http/docs.js";
 import type { AppEnv } from "./http/env.js";
 import { answerError, sendNoRoute } from "./http/errors.js";
 import { createGateway, type GatewayOptions } from "./http/gateway.js";
+import { graphqlRefusals, graphqlRouters } from "./http/graphql-route.js";
 import { bodyLimit, controlCallers, cors, credentials, identifyShop, jsonBodies, Quotas, requestId } from "./http/gates/index.js";
 import { Journal } from "./http/journal/journal.js";
 import { RequestRecorder, type RequestLogLine } from "./http/journal/recorder.js";
@@ -111,6 +112,8 @@ export function createApp(deps: AppDeps): BuiltApp {
       jsonBodies,
       applyScenarios({ registry, ...(deps.latency !== undefined && { latency: deps.latency }) }),
     ],
+    // GraphQL reads its own body and matches scenarios per root field (src/scenarios/graphql-fields.ts).
+    graphql: [graphqlRefusals, credentials(quotas), bodyLimit(() => maxBody)],
     // A scenario (rules, bodies to match) may be a few MiB.
     other: [bodyLimit((c) => (c.req.method === "POST" && c.req.path === simAddScenario.path ? SCENARIO_BODY_LIMIT : maxBody))],
     recorder: new RequestRecorder(journal, deps.onRequest),
@@ -118,6 +121,7 @@ export function createApp(deps: AppDeps): BuiltApp {
   });
   const toApi = createMount({ wrap: gateway.api, base: API_BASE });
   const toOther = createMount({ wrap: gateway.other, base: "" });
+  const toGraphql = createMount({ wrap: gateway.graphql, base: "" });
 
   const app = createRouter({ getPath: requestPath });
   const api = app
@@ -129,6 +133,7 @@ export function createApp(deps: AppDeps): BuiltApp {
   const { onReset, dataFileFailure } = deps;
   app.route("/", controlRouter(toOther, { engine, registry, journal, limiter: quotas, limits, ...(onReset && { onReset }), ...(dataFileFailure && { dataFileFailure }) }));
   for (const [name, scheme] of Object.entries(SECURITY_SCHEMES)) app.openAPIRegistry.registerComponent("securitySchemes", name, scheme);
+  for (const router of graphqlRouters(toGraphql, toOther, { engine, registry, ...(deps.latency !== undefined && { latency: deps.latency }), ...(deps.onBug && { onBug: deps.onBug }) })) app.route("/", router);
   app.route("/", docsRouter(toOther, (origin) => app.getOpenAPI31Document(openApiConfig([{ url: origin, description: "This simulator" }]))));
 
   // A path under the API base that no route has is still an API request: checked and journaled.

@@ -28,6 +28,8 @@ export type { App, ApiRoutes } from "./app.js";
 export { SimClock } from "./engine/clock.js";
 export type { ErrorCode } from "./engine/errors.js";
 export { ERROR_CATALOG } from "./http/errors.js";
+/** The GraphQL schema (SDL), for client code generators; importing it does not load graphql-js. */
+export { graphqlSchemaSDL } from "./graphql/sdl.js";
 export type { Customer, Activity, RewardCode, Reward, Tier, EarnRule, Beacon, Shop } from "./engine/views.js";
 export type { StampResult } from "./engine/stamps.js";
 export type { RedemptionResult } from "./engine/rewards.js";

@@ -8,7 +8,7 @@ import { parseConfig, type SimulatorConfig, type SimulatorOptions } from "./conf
 import { createControlClient, type ControlClient } from "./in-process.js";
 import { buildSimulator, type BuildOptions, type BuiltSimulator } from "./simulator.js";
 import { nodeServerOptions } from "./http/node-server.js";
-import { API_BASE } from "./http/base.js";
+import { API_BASE, GRAPHQL_PATH } from "./http/base.js";
 import { isLoopbackAddress } from "./http/gates/index.js";
 
 export interface RunningSimulator {
@@ -16,6 +16,8 @@ export interface RunningSimulator {
   url: string;
   /** `http://127.0.0.1:PORT/rest_api/v1` */
   baseUrl: string;
+  /** `http://127.0.0.1:PORT/graphql`: the GraphQL API (POST), GraphiQL in a browser */
+  graphqlUrl: string;
   port: number;
   apiKey: string;
   apiSecret: string;
@@ -56,6 +58,7 @@ export async function serve(built: BuiltSimulator, config: SimulatorConfig): Pro
   return {
     url,
     baseUrl: `${url}${API_BASE}`,
+    graphqlUrl: `${url}${GRAPHQL_PATH}`,
     port,
     apiKey: built.shop.access.apiKey,
     apiSecret: built.shop.access.apiSecret,

@@ -33,6 +33,7 @@ function record(overrides: Partial<JournalRecord> = {}): JournalRecord {
     durationMs: 0.37,
     decidedBy: "handler",
     scenario: null,
+    graphqlText: null,
     ...overrides,
   };
 }
@@ -67,6 +68,8 @@ describe("the journal", () => {
         shopId: null,
         method: "GET",
         path: "/rest_api/v1/customers/6677889900",
+        api: "rest",
+        graphql: null,
         operation: null,
         customerId: null,
         query: {},
@@ -87,6 +90,8 @@ describe("the journal", () => {
         shopId: "1",
         method: "POST",
         path: "/rest_api/v1/customers/6677889900",
+        api: "rest",
+        graphql: null,
         operation: "getCustomer",
         customerId: "6677889900",
         query: { dry: "1", note: "café" },

@@ -59,6 +59,7 @@ async function main(): Promise<void> {
   const banner = [
     `loyalty-sim ${VERSION} listening on ${sim.url}`,
     `  API:         ${sim.baseUrl}`,
+    `  GraphQL:     ${sim.graphqlUrl} (GraphiQL in a browser)`,
     `  Docs:        ${sim.url}/doc`,
     `  OpenAPI:     ${sim.url}/openapi.json`,
     ...(config.data ? [`  Data file:   ${config.data} (flushed at most every ${config.flushMs} ms)`] : []),

@@ -16,15 +16,9 @@ import { fieldIssues, type RequestLocation } from "../http/errors.js";
 import type { OperationId } from "../scenarios/schema.js";
 import { NOT_A_CURSOR, restCursorOf } from "./cursors.js";
 
-export const QUERY_FIELDS = [
-  "shop", "earnRules", "earnRule", "rewards", "reward", "tiers", "tier", "beacons", "customers", "customer",
-  "customerActivities", "rewardCodes",
-] as const;
-export const MUTATION_FIELDS = [
-  "updateCustomer", "awardStamps", "adjustStamps", "processActivity", "redeemReward", "grantReward",
-  "markRewardCodeUsed", "voidRewardCode", "setCustomerTier",
-] as const;
-export type RootField = (typeof QUERY_FIELDS)[number] | (typeof MUTATION_FIELDS)[number];
+import type { RootField } from "./root-fields.js";
+
+export { MUTATION_FIELDS, QUERY_FIELDS, type RootField } from "./root-fields.js";
 
 /** Where the twin takes one GraphQL argument. */
 export interface ArgumentTwin {

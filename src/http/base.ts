@@ -15,3 +15,6 @@ export function isApiPath(path: string): boolean {
 export function isControlPath(path: string): boolean {
   return path.startsWith("/__sim/") || path === "/__sim";
 }
+
+/** GraphQL's endpoint, beside the REST base (production's). */
+export const GRAPHQL_PATH = "/graphql";

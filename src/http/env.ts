@@ -1,8 +1,12 @@
 /** @module The values every request carries through the app, and their types. */
 import type { IncomingMessage } from "node:http";
+import type { Context } from "hono";
 import type { Clock } from "../engine/clock.js";
 import type { ShopEngine } from "../engine/shop-engine.js";
+import type { DomainError } from "../engine/errors.js";
+import type { GraphQLFacts } from "./journal/record.js";
 import type { MaybePromise } from "./maybe-promise.js";
+import type { FieldIssue } from "./errors.js";
 import type { OperationRef } from "./operation.js";
 
 /**
@@ -58,5 +62,9 @@ export interface AppEnv {
     committed?: { status: number; text: string; type: string | null };
     /** What the response will carry, gathered while the request runs (see respond.ts). */
     out?: Outgoing;
+    /** Set by a route whose errors are not the REST envelope (GraphQL's): writes `sendError`'s refusals. */
+    writeError?: (c: Context<AppEnv>, error: DomainError, status: number, details?: FieldIssue[]) => Response;
+    /** A GraphQL request's operation, once known, for the journal and the log. */
+    graphql?: GraphQLFacts;
   };
 }

@@ -106,6 +106,8 @@ export function sendError(c: C, error: DomainError, decidedBy?: DecidedBy, route
   if (decidedBy !== undefined) c.set("decidedBy", decidedBy);
   const status = ERROR_STATUS[error.code];
   const details = error.details && placed(error.details, route);
+  const write = c.get("writeError");
+  if (write !== undefined) return write(c, error, status, details);
   return sendJson(c, errorBody(error.code, status, error.message, c.get("clock").now(), details), status);
 }
 

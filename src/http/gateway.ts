@@ -27,6 +27,8 @@ export interface GatewayOptions {
   everyRequest: Gate[];
   /** Gates of API requests, which are journaled. */
   api: Gate[];
+  /** Gates of GraphQL requests (journaled too), whose route reads its own body and applies scenarios per root field. */
+  graphql?: Gate[];
   /** Gates of every other request (control, docs). */
   other: Gate[];
   recorder: Pick<RequestRecorder, "begin" | "finish">;
@@ -44,7 +46,7 @@ function firstAnswer(c: C, gates: readonly Gate[], i = 0): MaybePromise<Response
   return undefined;
 }
 
-export function createGateway(options: GatewayOptions): { api: Wrap; other: Wrap } {
+export function createGateway(options: GatewayOptions): { api: Wrap; graphql: Wrap; other: Wrap } {
   const { everyRequest, recorder, onError } = options;
   const other = [...everyRequest, ...options.other];
 
@@ -76,31 +78,35 @@ export function createGateway(options: GatewayOptions): { api: Wrap; other: Wrap
     const recorded = recorder.finish(c, arrival);
     return recorded instanceof Promise ? recorded.then(() => c.res) : c.res;
   };
-  /** After the every-request gates: the API gates and the route, journaled. */
-  const apiInner = (c: C, inner: Inner, route: MountedRoute | undefined): MaybePromise<Response> => {
+  /** After the every-request gates: the API's `gates` and the route, journaled. */
+  const apiInner = (c: C, gates: readonly Gate[], inner: Inner, route: MountedRoute | undefined): MaybePromise<Response> => {
     const arrival = recorder.begin(c, route);
-    const answered = answer(c, options.api, inner, route);
+    const answered = answer(c, gates, inner, route);
     const res = answered instanceof Promise ? answered.then((r) => replaced(c, r, route)) : replaced(c, answered, route);
     return res instanceof Promise ? res.then((r) => journaled(c, r, arrival)) : journaled(c, res, arrival);
   };
 
+  /** An API request's wrap: the every-request gates, then `gates` and the route, journaled. */
+  const journaledWrap = (gates: readonly Gate[]): Wrap => (c, inner, route) => {
+    // A CORS preflight is answered by an every-request gate, before (and without) the API's.
+    let early: MaybePromise<Response | undefined>;
+    try {
+      early = firstAnswer(c, everyRequest);
+    } catch (error) {
+      early = onError(error, c);
+    }
+    if (early instanceof Promise) {
+      return early.then(
+        (res) => (res ? send(c, res) : apiInner(c, gates, inner, route)),
+        (error: unknown) => send(c, onError(error, c)),
+      );
+    }
+    return early ? send(c, early) : apiInner(c, gates, inner, route);
+  };
+
   return {
-    api: (c, inner, route) => {
-      // A CORS preflight is answered by an every-request gate, before (and without) the API's.
-      let early: MaybePromise<Response | undefined>;
-      try {
-        early = firstAnswer(c, everyRequest);
-      } catch (error) {
-        early = onError(error, c);
-      }
-      if (early instanceof Promise) {
-        return early.then(
-          (res) => (res ? send(c, res) : apiInner(c, inner, route)),
-          (error: unknown) => send(c, onError(error, c)),
-        );
-      }
-      return early ? send(c, early) : apiInner(c, inner, route);
-    },
+    api: journaledWrap(options.api),
+    graphql: journaledWrap(options.graphql ?? []),
     other: (c, inner, route) => {
       const res = answer(c, other, inner, route);
       return res instanceof Promise ? res.then((r) => send(c, r)) : send(c, res);

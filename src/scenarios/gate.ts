@@ -38,6 +38,11 @@ function clientSignal(c: Context<AppEnv>): AbortSignal {
   return c.env?.signal ?? c.req.raw.signal;
 }
 
+/** Waits `ms`, but stops early when the client gives up. */
+export function waitFor(c: Context<AppEnv>, ms: number): Promise<void> {
+  return sleep(ms, clientSignal(c));
+}
+
 /** Waits, but stops early when the client gives up. */
 function sleep(ms: number, signal: AbortSignal): Promise<void> {
   if (ms <= 0) return Promise.resolve();
@@ -126,7 +131,11 @@ async function afterCommit(c: Context<AppEnv>, handlers: Response, respond: Resp
   return ownAnswer(c, respond, why)!;
 }
 
-async function apply(
+/**
+ * What `respond` (a rule's, or the `Prefer` header's) does to the whole request: waits, answers
+ * (an error, a raw status, a fault, a refusing limiter), or lets it through (undefined).
+ */
+export async function applyRespond(
   c: Context<AppEnv>,
   respond: Respond,
   limit: Decision["limit"],
@@ -161,7 +170,7 @@ async function apply(
 }
 
 /** The request's `Prefer` forcing, if any; a malformed header is the request's own fault (422). */
-function preferOf(c: Context<AppEnv>): Respond | undefined {
+export function preferOf(c: Context<AppEnv>): Respond | undefined {
   try {
     return parsePrefer(requestHeader(c, "prefer"));
   } catch (error) {
@@ -176,13 +185,13 @@ export function applyScenarios(deps: ScenarioDeps): Gate {
   const decide = async (c: Context<AppEnv>): Promise<Response | undefined> => {
     if (latency !== undefined) await sleep(registry.drawDelay(latency, c.get("shop").id), clientSignal(c));
     const preferred = preferOf(c);
-    if (preferred) return apply(c, preferred, undefined, "forced by the Prefer header", registry, "prefer");
+    if (preferred) return applyRespond(c, preferred, undefined, "forced by the Prefer header", registry, "prefer");
     const shopId = c.get("shop").id;
     if (!registry.hasScenarios(shopId)) return undefined;
     const decision = registry.decide(await facts(c, registry.wantsBody(shopId)));
     if (!decision) return undefined;
     c.set("decision", { scenario: decision.scenario, rule: decision.rule, ...(decision.ruleName !== undefined && { ruleName: decision.ruleName }) });
-    return apply(c, decision.respond, decision.limit, `forced by scenario "${decision.scenario}" rule ${decision.rule}`, registry, "scenario");
+    return applyRespond(c, decision.respond, decision.limit, `forced by scenario "${decision.scenario}" rule ${decision.rule}`, registry, "scenario");
   };
   // Most requests meet no latency, no Prefer header and no scenario: they pass without a promise.
   return (c) =>

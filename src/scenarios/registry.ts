@@ -8,6 +8,7 @@
  */
 import { seededRandom, type RandomSource } from "../engine/random.js";
 import type { Clock } from "../engine/clock.js";
+import { GRAPHQL_PATH } from "../http/base.js";
 import { FixedWindow } from "../http/fixed-window.js";
 import type { Respond, Rule, Scenario } from "./schema.js";
 import { pathGlob, type PathGlob } from "./glob.js";
@@ -25,6 +26,8 @@ export interface RequestFacts {
   query: Record<string, string>;
   /** The parsed JSON body; only read when a rule matches on the body (see `wantsBody`). */
   body: unknown;
+  /** For a GraphQL root field (matched as its REST twin): its operation's name and the field. */
+  graphql?: { operationName: string | null; field: string };
 }
 
 interface RuleState {
@@ -93,12 +96,14 @@ function matches(state: RuleState, facts: RequestFacts): boolean {
   const m = state.rule.match;
   if (m.operation !== undefined && m.operation !== facts.operation) return false;
   if (m.method !== undefined && m.method !== facts.method) return false;
-  if (state.path && !state.path.test(facts.path)) return false;
+  if (state.path && !state.path.test(facts.path) && !(facts.graphql && m.path === GRAPHQL_PATH)) return false;
   if (m.customerId !== undefined && m.customerId !== facts.customerId) return false;
   if (m.apiKey !== undefined && m.apiKey !== facts.apiKey) return false;
   if (m.headers && !Object.entries(m.headers).every(([k, v]) => facts.header(k) === v)) return false;
   if (m.query && !Object.entries(m.query).every(([k, v]) => own(facts.query, k) === v)) return false;
   if (m.body && !partialMatch(m.body, facts.body)) return false;
+  if (m.api !== undefined && m.api !== (facts.graphql ? "graphql" : "rest")) return false;
+  if (m.graphql && !(facts.graphql && (m.graphql.operationName === undefined || m.graphql.operationName === facts.graphql.operationName) && (m.graphql.field === undefined || m.graphql.field === facts.graphql.field))) return false;
   return true;
 }
 

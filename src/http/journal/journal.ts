@@ -6,10 +6,10 @@
  */
 import { getQueryParam } from "hono/utils/url";
 import { isoTimestamp } from "../../engine/clock.js";
-import { belowApiBase } from "../base.js";
+import { belowApiBase, GRAPHQL_PATH } from "../base.js";
 import { jsonTextTooDeep } from "../json-depth.js";
 import { unpackHeaders } from "./headers.js";
-import type { JournalEntry, JournalRecord } from "./record.js";
+import type { Api, JournalEntry, JournalRecord } from "./record.js";
 import { Slots } from "./slots.js";
 
 export interface JournalFilter {
@@ -21,7 +21,9 @@ export interface JournalFilter {
   path?: { test(path: string): boolean };
   status?: number;
   customerId?: string;
+  /** The operation, or for GraphQL the REST twin of any of its root fields. */
   operation?: string;
+  api?: Api;
   /** Only entries newer than the entry of this id. */
   after?: number;
   /** Text to find, in any case, in the path and query, the headers or the bodies. */
@@ -148,7 +150,8 @@ export class Journal {
       if (filter.method !== undefined && e.method !== filter.method) continue;
       if (filter.path && !filter.path.test(belowApiBase(e.path))) continue;
       if (filter.customerId !== undefined && e.customerId !== filter.customerId) continue;
-      if (filter.operation !== undefined && e.operation !== filter.operation) continue;
+      if (filter.api !== undefined && apiOf(e) !== filter.api) continue;
+      if (filter.operation !== undefined && e.operation !== filter.operation && !e.graphqlText?.includes(`"operation":"${filter.operation}"`)) continue;
       if (q !== undefined && !mentions(e, q)) continue;
       yield e;
     }
@@ -170,6 +173,9 @@ export class Journal {
   }
 }
 
+/** Only `/graphql` is GraphQL's (its GET, GraphiQL, is not journaled). */
+const apiOf = (e: JournalRecord): Api => (e.path === GRAPHQL_PATH ? "graphql" : "rest");
+
 /** A record as the journal answers it. */
 function entryOf(e: JournalRecord): JournalEntry {
   return {
@@ -178,6 +184,8 @@ function entryOf(e: JournalRecord): JournalEntry {
     shopId: e.shopId,
     method: e.method,
     path: e.path,
+    api: apiOf(e),
+    graphql: e.graphqlText === null ? null : (JSON.parse(e.graphqlText) as JournalEntry["graphql"]),
     operation: e.operation,
     customerId: e.customerId,
     query: getQueryParam(e.url) as Record<string, string>,

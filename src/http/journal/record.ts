@@ -5,12 +5,26 @@
  */
 import type { DecidedBy, ScenarioRef } from "../env.js";
 
+/** What a GraphQL request ran: its operation and each root field, with its REST twin and the code it ended with. */
+export interface GraphQLFacts {
+  operationType: "query" | "mutation";
+  operationName: string | null;
+  fields: { field: string; alias: string | null; operation: string; customerId: string | null; error: string | null }[];
+}
+
+/** Which API a request was for: REST's routes, or `/graphql`. */
+export type Api = "rest" | "graphql";
+
 export interface JournalEntry {
   id: number;
   at: string;
   shopId: string | null;
   method: string;
   path: string;
+  api: Api;
+  /** For a GraphQL request, what it ran; null for REST and for a GraphQL request refused before its operation was known. */
+  graphql: GraphQLFacts | null;
+  /** The operation (for GraphQL, the REST twin of the first root field) and its customer. */
   operation: string | null;
   customerId: string | null;
   query: Record<string, string>;
@@ -37,7 +51,7 @@ export interface JournalEntry {
  * that crossed the wire.
  */
 export interface JournalRecord
-  extends Omit<JournalEntry, "at" | "query" | "requestHeaders" | "requestBody" | "responseHeaders" | "responseBody" | "committed"> {
+  extends Omit<JournalEntry, "at" | "api" | "graphql" | "query" | "requestHeaders" | "requestBody" | "responseHeaders" | "responseBody" | "committed"> {
   /** Engine time of arrival, in ms; `id` is 0 until the journal numbers the record. */
   at: number;
   /** The request URL, its query string parsed when read. */
@@ -49,4 +63,6 @@ export interface JournalRecord
   responseText: string;
   responseType: string | null;
   committed: { status: number; text: string; type: string | null } | null;
+  /** `GraphQLFacts` as JSON; null for REST. */
+  graphqlText: string | null;
 }

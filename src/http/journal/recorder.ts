@@ -10,7 +10,7 @@ import { bodyText, rawRequestHeaders, requestHeader } from "../request-input.js"
 import { gatheredHeader, gatheredHeaders, sentJsonText } from "../respond.js";
 import { packFetchHeaders, packHeaderList, packHeaderRecord } from "./headers.js";
 import type { Journal } from "./journal.js";
-import type { JournalRecord } from "./record.js";
+import type { GraphQLFacts, JournalRecord } from "./record.js";
 
 /** What the request log shows of a request. */
 export interface RequestLogLine {
@@ -21,6 +21,8 @@ export interface RequestLogLine {
   ms: number;
   scenario: string | null;
   requestId: string | null;
+  /** For a GraphQL request that ran: its operation and each root field's error (set only then). */
+  graphql?: GraphQLFacts;
 }
 
 /** When a request arrived: by the wall (its duration) and by its shop's clock (the journal). */
@@ -48,6 +50,7 @@ export class RequestRecorder {
     const status = fault && fault !== "malformed_json" ? null : c.res.status;
     const durationMs = Math.round((performance.now() - arrival.started) * 100) / 100;
     const decision = c.get("decision") ?? null;
+    const graphql = c.get("graphql");
     this.onRequest?.({
       method: c.req.method,
       path: c.req.path,
@@ -56,6 +59,7 @@ export class RequestRecorder {
       ms: durationMs,
       scenario: decision ? `${decision.scenario}#${decision.rule}` : null,
       requestId: gatheredHeader(c, "X-Request-Id") ?? null,
+      ...(graphql && { graphql }),
     });
     if (this.journal.capacity === 0) return;
     const operation = c.get("operation");
@@ -70,8 +74,9 @@ export class RequestRecorder {
       method: c.req.method,
       path: c.req.path,
       url: c.req.url,
-      operation: operation?.operationId ?? null,
-      customerId: customerIdOf(operation) ?? null,
+      // A GraphQL request reads like the REST twin of its first root field.
+      operation: graphql ? (graphql.fields[0]?.operation ?? null) : (operation?.operationId ?? null),
+      customerId: graphql ? (graphql.fields[0]?.customerId ?? null) : (customerIdOf(operation) ?? null),
       requestHeaders: raw !== undefined ? packHeaderList(raw) : packFetchHeaders(c.req.raw.headers),
       requestText: "",
       requestType: requestHeader(c, "content-type") ?? null,
@@ -86,6 +91,7 @@ export class RequestRecorder {
       durationMs,
       decidedBy: c.get("decidedBy") ?? "handler",
       scenario: decision,
+      graphqlText: graphql ? JSON.stringify(graphql) : null,
     };
     // Responses written by the app leave their text behind (see http/respond.ts); only one made
     // elsewhere has to be cloned and read. A request body is read again from where the JSON check

@@ -24,6 +24,7 @@ const TEXT_FIELDS = [
   "responseType",
   "committedText",
   "committedType",
+  "graphqlText",
 ] as const;
 type TextField = (typeof TEXT_FIELDS)[number];
 const FIELDS = TEXT_FIELDS.length + 1; // and the scenario, as JSON
@@ -46,6 +47,7 @@ const textsOf = (e: JournalRecord): (string | null)[] => [
   e.responseType,
   e.committed === null ? null : e.committed.text,
   e.committed === null ? null : e.committed.type,
+  e.graphqlText,
   e.scenario === null ? null : JSON.stringify(e.scenario),
 ];
 const NULL_LENGTH = -1;
@@ -146,6 +148,7 @@ export class Slots {
       responseText: texts.responseText!,
       responseType: texts.responseType,
       committed: committedStatus === NULL_LENGTH ? null : { status: committedStatus, text: texts.committedText!, type: texts.committedType },
+      graphqlText: texts.graphqlText,
       durationMs: this.#durationMs[slot]!,
       decidedBy: DECIDERS[this.#decidedBy[slot]!]!,
       scenario: scenario === null ? null : (JSON.parse(scenario) as JournalRecord["scenario"]),
