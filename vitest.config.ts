@@ -2,12 +2,16 @@ import { defineConfig } from "vitest/config";
 
 export default defineConfig({
   test: {
-    include: ["test/**/*.test.ts"],
     // The npm package is packed once a run, by the first test file that installs it.
     globalSetup: ["./test/support/pack-setup.ts"],
     reporters: ["default", "./test/support/summary-reporter.ts"],
     // Shared 2-core machines: real-port and browser tests get room, unit tests stay fast anyway.
     testTimeout: 20_000,
     hookTimeout: 60_000,
+    projects: [
+      { extends: true, test: { name: "all", include: ["test/**/*.test.ts"] } },
+      // The API tests once more through a real port: the Node server, buffered bodies and Node's headers.
+      { extends: true, test: { name: "api-over-socket", include: ["test/api/**/*.test.ts"], env: { LOYALTY_SIM_TEST_TRANSPORT: "socket" } } },
+    ],
   },
 });

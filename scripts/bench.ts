@@ -182,8 +182,18 @@ async function main(): Promise<void> {
   const bareTarget: Target = { name: "bare node:http", opts: { url: `http://127.0.0.1:${barePort}${getPath}` }, pid: bare.pid };
   const GET = "loyalty-sim GET /customers/{id}";
   const FLOOR_GET = "hono floor GET /customers/{id}";
+  const GRAPHQL = "loyalty-sim GraphQL customer(id)";
+  // The fields GET /customers/{id} answers with.
+  const customerQuery = `{ customer(id: "${writers[0]}") { id firstName lastName email stampBalance cards stampsToNextReward stampsExpireAt vipTierId vipTierName dateOfBirth state mergedIntoCustomerId nextReward { id name } } }`;
+  const graphqlOpts: autocannon.Options = {
+    url: `${sim.url}/graphql`,
+    method: "POST",
+    headers: { ...AUTH, "content-type": "application/json" },
+    body: JSON.stringify({ query: customerQuery }),
+  };
   const reads = await againstBare(rows, bareTarget, [
     { name: GET, opts: { url: `${sim.url}${getPath}`, headers: AUTH }, pid: sim.child.pid },
+    { name: GRAPHQL, opts: graphqlOpts, pid: sim.child.pid },
     { name: FLOOR_GET, opts: { url: `http://127.0.0.1:${floorPort}${getPath}`, headers: AUTH }, pid: floor.pid },
   ]);
   if (prismReady) rows.push(await load("prism mock, GET /customers/{id}", { url: `http://127.0.0.1:${prismPort}${getPath}`, headers: AUTH }));
@@ -243,6 +253,7 @@ async function main(): Promise<void> {
   const ratios = [
     { what: "GET /customers/{id} vs hono floor", value: get.ratio / floorRead.ratio, target: ">= 0.5", ok: (v: number) => v >= 0.5 },
     { what: "award vs hono floor", value: award.ratio / floorWrite.ratio, target: ">= 0.6", ok: (v: number) => v >= 0.6 },
+    { what: "GraphQL customer(id) vs REST GET", value: reads.get(GRAPHQL)!.ratio / get.ratio, target: ">= 0.5", ok: (v: number) => v >= 0.5 },
     { what: "GET /customers/{id} vs Prism", value: get.rps / rps("prism"), target: ">= 8", ok: (v: number) => v >= 8 },
     {
       what: "deep page / first page mean latency",

@@ -4,6 +4,7 @@
  * @module
  */
 import { z } from "zod";
+import { topField, zodIssues } from "./zod-issues.js";
 
 const intFrom = (min: number, max: number) => z.coerce.number().int().min(min).max(max);
 
@@ -112,9 +113,9 @@ export class ConfigError extends Error {
 export function parseConfig(raw: Record<string, unknown>): SimulatorConfig {
   const result = configSchema.safeParse(raw);
   if (result.success) return result.data;
-  const lines = result.error.issues.map((issue) => {
-    const name = String(issue.path[0] ?? "");
-    return `  ${flagName(name)} (${envName(name)}): ${issue.message}`;
+  const lines = zodIssues(result.error.issues).map(({ path, message }) => {
+    const name = topField(path);
+    return `  ${flagName(name)} (${envName(name)}): ${message}`;
   });
   throw new ConfigError(`Invalid options:\n${lines.join("\n")}`);
 }

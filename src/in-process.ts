@@ -6,7 +6,8 @@
  */
 import { parseConfig, type SimulatorOptions } from "./config.js";
 import type { SimClock } from "./engine/clock.js";
-import type { ErrorCode, FieldIssue } from "./engine/errors.js";
+import type { ErrorCode } from "./engine/errors.js";
+import type { FieldIssue } from "./http/errors.js";
 import type { Customer } from "./engine/views.js";
 import type { RouteConfig, z } from "@hono/zod-openapi";
 import * as routes from "./control/control.routes.js";
@@ -16,7 +17,7 @@ import type { WhyTrace } from "./control/why.schemas.js";
 import type { ClockChange, ClockState, JournalEntry, NewCustomer, NewShop, ScenarioSummary, ShopInfo, SimulatorHealth } from "./control/control.schemas.js";
 import { connectionError, faultOf } from "./network-errors.js";
 import { createInterceptor, type Interception } from "./intercept.js";
-import { API_BASE } from "./http/base.js";
+import { API_BASE, GRAPHQL_PATH } from "./http/base.js";
 import { buildSimulator, type BuiltSimulator } from "./simulator.js";
 import type { OperationId, ScenarioInput } from "./scenarios/schema.js";
 
@@ -134,8 +135,10 @@ type Success<R extends RouteConfig> = {
 
 /** The filter of `requests()` and `count()`: every field given must hold. */
 export interface RequestFilter {
-  /** An operationId of the API, e.g. `awardStamps`. */
+  /** An operationId of the API, e.g. `awardStamps` (a GraphQL request has one per root field: its REST twin). */
   operation?: OperationId;
+  /** `graphql`: only `POST /graphql` requests; `rest`: only the others. */
+  api?: "rest" | "graphql";
   customerId?: string;
   /** The status the client got (an entry of a fault without a response has none). */
   status?: number;
@@ -264,6 +267,8 @@ export interface InProcessSimulator {
   apiSecret: string;
   /** `http://loyalty-sim.local/rest_api/v1`: the base URL to give your client with `fetch`. */
   baseUrl: string;
+  /** `http://loyalty-sim.local/graphql`: the GraphQL API, with `fetch` too. */
+  graphqlUrl: string;
   /**
    * Answers every request the process makes to `origin` (production's `https://stamp.appydesign.io`
    * by default), through the global fetch, `node:http`/`https` or axios, from this simulator.
@@ -292,6 +297,7 @@ export function createSimulator(options: SimulatorOptions & { newClock?: () => S
     apiKey: built.shop.access.apiKey,
     apiSecret: built.shop.access.apiSecret,
     baseUrl: `${IN_PROCESS_ORIGIN}${API_BASE}`,
+    graphqlUrl: `${IN_PROCESS_ORIGIN}${GRAPHQL_PATH}`,
     intercept: network.intercept,
     restore: network.restore,
   };

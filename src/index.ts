@@ -29,7 +29,10 @@ export type { SimulatorOptions } from "./config.js";
 export { createApp } from "./app.js";
 export type { App, ApiRoutes } from "./app.js";
 export { SimClock } from "./engine/clock.js";
-export { ERROR_CATALOG, type ErrorCode } from "./engine/errors.js";
+export type { ErrorCode } from "./engine/errors.js";
+export { ERROR_CATALOG } from "./http/errors.js";
+/** The GraphQL schema (SDL), for client code generators; importing it does not load graphql-js. */
+export { graphqlSchemaSDL } from "./graphql/sdl.js";
 export type { Customer, Activity, RewardCode, Reward, Tier, EarnRule, Beacon, Shop } from "./engine/views.js";
 export type { StampResult } from "./engine/stamps.js";
 export type { RedemptionResult } from "./engine/rewards.js";

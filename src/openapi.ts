@@ -27,7 +27,7 @@ export function openApiConfig(servers: { url: string; description: string }[] = 
       title: "Loyalty REST API (loyalty-sim)",
       version: VERSION,
       description:
-        "A stateful simulator of a shop's loyalty (stamp-card) REST API. Every request under `/rest_api/v1` needs the `X-Api-Key` and `X-Api-Secret` headers.",
+        "A stateful simulator of a shop's loyalty (stamp-card) REST API. Every request under `/rest_api/v1` needs the `X-Api-Key` and `X-Api-Secret` headers. The same shops, data, credentials and quota answer GraphQL at `POST /graphql` (not described here: its schema is at `/graphql/schema.graphql`, GraphiQL at `GET /graphql`).",
       license: { name: "MIT", identifier: "MIT" },
     },
     servers,
@@ -35,3 +35,9 @@ export function openApiConfig(servers: { url: string; description: string }[] = 
     security: [{ ApiKey: [], ApiSecret: [] }],
   };
 }
+
+/** The two credential headers, as the document's security schemes. */
+export const SECURITY_SCHEMES = {
+  ApiKey: { type: "apiKey", in: "header", name: "X-Api-Key", description: "The shop's API key (default `sim_key`)" },
+  ApiSecret: { type: "apiKey", in: "header", name: "X-Api-Secret", description: "The shop's API secret (default `sim_secret`)" },
+} as const;

@@ -3,19 +3,21 @@
  * @module
  */
 import type { AddressInfo } from "node:net";
-import { serve, type ServerType } from "@hono/node-server";
+import { serve as serveNode, type ServerType } from "@hono/node-server";
 import { parseConfig, type SimulatorConfig, type SimulatorOptions } from "./config.js";
 import { createControlClient, type ControlClient } from "./in-process.js";
 import { buildSimulator, type BuildOptions, type BuiltSimulator } from "./simulator.js";
 import { nodeServerOptions } from "./http/node-server.js";
-import { API_BASE } from "./http/router.js";
-import { isLoopbackAddress } from "./http/same-origin.js";
+import { API_BASE, GRAPHQL_PATH } from "./http/base.js";
+import { isLoopbackAddress } from "./http/gates/index.js";
 
 export interface RunningSimulator {
   /** `http://127.0.0.1:PORT` */
   url: string;
   /** `http://127.0.0.1:PORT/rest_api/v1` */
   baseUrl: string;
+  /** `http://127.0.0.1:PORT/graphql`: the GraphQL API (POST), GraphiQL in a browser */
+  graphqlUrl: string;
   port: number;
   apiKey: string;
   apiSecret: string;
@@ -27,12 +29,16 @@ export interface RunningSimulator {
   close(): Promise<void>;
 }
 
-/** Listens on the configured port (an ephemeral one by default here) once the app is built. */
-export async function listen(config: SimulatorConfig, options: BuildOptions = {}): Promise<RunningSimulator & { built: BuiltSimulator; server: ServerType }> {
+/** Builds the simulator and listens on the configured port (an ephemeral one by default here). */
+export function listen(config: SimulatorConfig, options: BuildOptions = {}): Promise<RunningSimulator & { built: BuiltSimulator; server: ServerType }> {
   // In-process simulators bind nothing, so only here is there an address to protect.
-  const built = buildSimulator(config, { ...options, loopbackHostsOnly: isLoopbackAddress(config.host) });
+  return serve(buildSimulator(config, { ...options, loopbackHostsOnly: isLoopbackAddress(config.host) }), config);
+}
+
+/** Listens with a built simulator on the configured port. */
+export async function serve(built: BuiltSimulator, config: SimulatorConfig): Promise<RunningSimulator & { built: BuiltSimulator; server: ServerType }> {
   const server = await new Promise<ServerType>((resolve, reject) => {
-    const s = serve(
+    const s = serveNode(
       {
         fetch: built.app.fetch,
         port: config.port,
@@ -52,6 +58,7 @@ export async function listen(config: SimulatorConfig, options: BuildOptions = {}
   return {
     url,
     baseUrl: `${url}${API_BASE}`,
+    graphqlUrl: `${url}${GRAPHQL_PATH}`,
     port,
     apiKey: built.shop.access.apiKey,
     apiSecret: built.shop.access.apiSecret,

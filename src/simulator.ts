@@ -1,7 +1,7 @@
 /**
  * Builds a simulator (engine + app) from validated options: loads the fixture and scenarios,
  * applies credential and quota overrides, and seeds the default shop, or restores every shop from
- * the `--data` file when it exists.
+ * the `--data` file when it exists. The CLI, the library and the tests all build it here.
  * @module
  */
 import { createApp } from "./app.js";
@@ -10,8 +10,9 @@ import type { SimClock } from "./engine/clock.js";
 import { Engine, type ShopSpec } from "./engine/engine.js";
 import { shopGenerator } from "./fixtures/generate.js";
 import { defaultFixturePath, loadFixtureFile } from "./fixtures/load.js";
-import type { RequestLogLine } from "./http/recording.js";
+import type { RequestLogLine } from "./http/journal/recorder.js";
 import { loadScenarioFile } from "./scenarios/load.js";
+import type { Scenario } from "./scenarios/schema.js";
 import { DataFile, type DataFileHooks } from "./persistence/data-file.js";
 
 export const DEFAULT_SHOP_ID = "1";
@@ -35,6 +36,10 @@ export function defaultShopSpec(config: SimulatorConfig): ShopSpec {
 export interface BuildOptions {
   /** Makes each shop's clock (default: real time). */
   newClock?: () => SimClock;
+  /** Changes the default shop before it is seeded (a program or access of its own); not for a restored one. */
+  defaultShop?: (spec: ShopSpec) => void;
+  /** Scenarios loaded at start, given as values: after those of the config's files. */
+  scenarios?: Scenario[];
   dataFileHooks?: DataFileHooks;
   onBug?: (error: unknown) => void;
   onRequest?: (line: RequestLogLine) => void;
@@ -46,8 +51,12 @@ export function buildSimulator(config: SimulatorConfig, options: BuildOptions = 
   const engine = new Engine({ generator: shopGenerator, ...(options.newClock && { newClock: options.newClock }) });
   const dataFile = config.data !== undefined ? new DataFile(config.data, engine, config.flushMs, options.dataFileHooks) : undefined;
   const restored = dataFile?.load() ?? false;
-  if (!restored) engine.addShop(defaultShopSpec(config));
-  const scenarios = config.scenario.map((file) => loadScenarioFile(file));
+  if (!restored) {
+    const spec = defaultShopSpec(config);
+    options.defaultShop?.(spec);
+    engine.addShop(spec);
+  }
+  const scenarios = [...config.scenario.map((file) => loadScenarioFile(file)), ...(options.scenarios ?? [])];
   const built = createApp({
     engine,
     scenarios,

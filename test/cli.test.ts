@@ -36,6 +36,7 @@ describe.concurrent("loyalty-sim on a real port", { timeout: 20_000 }, () => {
     expect(cli.banner.split("\n")).toEqual([
       `loyalty-sim ${version} listening on ${cli.origin}`,
       `  API:         ${cli.origin}/rest_api/v1`,
+      `  GraphQL:     ${cli.origin}/graphql (GraphiQL in a browser)`,
       `  Docs:        ${cli.origin}/doc`,
       `  OpenAPI:     ${cli.origin}/openapi.json`,
       "  Credentials: X-Api-Key: sim_key  X-Api-Secret: sim_secret",

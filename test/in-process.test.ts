@@ -35,8 +35,8 @@ const accepts = (port: number) =>
 describe("createSimulator", () => {
   it("returns the app, a fetch, the engine, a control client and the credentials, with no port", async () => {
     const sim = createSimulator({ customers: 4, seed: 5 });
-    expect(Object.keys(sim).sort()).toEqual(["apiKey", "apiSecret", "app", "baseUrl", "control", "engine", "fetch", "intercept", "restore"]);
-    expect([sim.apiKey, sim.apiSecret, sim.baseUrl]).toEqual(["sim_key", "sim_secret", `${IN_PROCESS_ORIGIN}/rest_api/v1`]);
+    expect(Object.keys(sim).sort()).toEqual(["apiKey", "apiSecret", "app", "baseUrl", "control", "engine", "fetch", "graphqlUrl", "intercept", "restore"]);
+    expect([sim.apiKey, sim.apiSecret, sim.baseUrl, sim.graphqlUrl]).toEqual(["sim_key", "sim_secret", `${IN_PROCESS_ORIGIN}/rest_api/v1`, `${IN_PROCESS_ORIGIN}/graphql`]);
     expect(sim.engine.defaultShop().store.customerCount).toBe(4);
     const viaApp = await sim.app.request("/rest_api/v1/shop", { headers: auth(sim) });
     expect(viaApp.status).toBe(200);

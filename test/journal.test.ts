@@ -5,8 +5,10 @@
  */
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { DECIDERS, Journal, type JournalRecord } from "../src/journal.js";
-import { packFetchHeaders, packHeaderList, packHeaderRecord, unpackHeaders } from "../src/journal-headers.js";
+import { Journal } from "../src/http/journal/journal.js";
+import { DECIDERS } from "../src/http/env.js";
+import type { JournalRecord } from "../src/http/journal/record.js";
+import { packFetchHeaders, packHeaderList, packHeaderRecord, unpackHeaders } from "../src/http/journal/headers.js";
 import { pathGlob } from "../src/scenarios/glob.js";
 
 function record(overrides: Partial<JournalRecord> = {}): JournalRecord {
@@ -31,6 +33,7 @@ function record(overrides: Partial<JournalRecord> = {}): JournalRecord {
     durationMs: 0.37,
     decidedBy: "handler",
     scenario: null,
+    graphqlText: null,
     notes: null,
     quotaEnd: null,
     ...overrides,
@@ -67,6 +70,8 @@ describe("the journal", () => {
         shopId: null,
         method: "GET",
         path: "/rest_api/v1/customers/6677889900",
+        api: "rest",
+        graphql: null,
         operation: null,
         customerId: null,
         query: {},
@@ -87,6 +92,8 @@ describe("the journal", () => {
         shopId: "1",
         method: "POST",
         path: "/rest_api/v1/customers/6677889900",
+        api: "rest",
+        graphql: null,
         operation: "getCustomer",
         customerId: "6677889900",
         query: { dry: "1", note: "café" },

@@ -8,7 +8,7 @@ import { VERSION } from "../version.js";
 import { HELP, parseCli } from "./args.js";
 import { createLogger } from "./logger.js";
 import { stdinIsPipe, watchParent } from "./parent-watch.js";
-import type { RequestLogLine } from "../http/recording.js";
+import type { RequestLogLine } from "../http/journal/recorder.js";
 
 /** Problems of the user's input (bad option, fixture, scenario or data file): exit code 2, no stack. */
 const USAGE_ERRORS = new Set(["ConfigError", "FixtureError", "ScenarioError", "DataFileError"]);
@@ -26,21 +26,11 @@ function fail(error: unknown): never {
   throw error;
 }
 
-/**
- * A simulator holds a large, long-lived heap (100k customers are ~150 MB) and makes short-lived
- * garbage per request. V8's default lets the heap grow to about twice the live size before a full
- * collection; a smaller growing factor keeps the process near its live size (measured: peak RSS
- * ~430 MB -> ~320 MB under load) for a few percent of throughput. Only the CLI sets it: the
- * library never changes its host process's flags.
- */
+// Only the CLI sets V8 flags: the library never changes its host's. A small heap growing factor
+// keeps a large shop near its live size, for a few percent of throughput.
 setFlagsFromString("--heap-growing-percent=15");
-/**
- * V8 pretenures an allocation site whose objects survive young-generation collections: they are
- * then allocated in the old generation directly. With a large shop some per-request sites were
- * (objects a request makes and drops at once): the old generation then
- * grew by 1.5-5 MB a second under a `GET` load, and the major collector marked the whole shop every
- * few seconds. Without pretenuring that garbage dies young: no major collection in the same load.
- */
+// Without pretenuring, per-request garbage dies young instead of being made straight in the old
+// generation, where it would have the major collector mark the whole shop.
 setFlagsFromString("--no-allocation-site-pretenuring");
 
 async function main(): Promise<void> {
@@ -69,6 +59,7 @@ async function main(): Promise<void> {
   const banner = [
     `loyalty-sim ${VERSION} listening on ${sim.url}`,
     `  API:         ${sim.baseUrl}`,
+    `  GraphQL:     ${sim.graphqlUrl} (GraphiQL in a browser)`,
     `  Docs:        ${sim.url}/doc`,
     `  OpenAPI:     ${sim.url}/openapi.json`,
     ...(config.data ? [`  Data file:   ${config.data} (flushed at most every ${config.flushMs} ms)`] : []),

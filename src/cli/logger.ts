@@ -3,7 +3,7 @@
  * @module
  */
 import type { SimulatorConfig } from "../config.js";
-import type { RequestLogLine } from "../http/recording.js";
+import type { RequestLogLine } from "../http/journal/recorder.js";
 
 const LEVELS = { debug: 10, info: 20, warn: 30, error: 40, silent: 100 } as const;
 
@@ -16,6 +16,14 @@ export interface Logger {
   error(message: string, error?: unknown): void;
   /** Written whatever the level, `--quiet` included: what a run must not miss (a data file that cannot be written). */
   alert(message: string): void;
+}
+
+/** A GraphQL request's operation and root fields, e.g. ` mutation Checkout [redeemReward: INSUFFICIENT_STAMPS]`. */
+function graphqlNote(line: RequestLogLine): string {
+  const { graphql } = line;
+  if (!graphql) return "";
+  const fields = graphql.fields.map((f) => `${f.alias ?? f.field}${f.error === null ? "" : `: ${f.error}`}`).join(", ");
+  return ` ${graphql.operationType}${graphql.operationName === null ? "" : ` ${graphql.operationName}`} [${fields}]`;
 }
 
 export function createLogger(config: Pick<SimulatorConfig, "logLevel" | "logFormat" | "quiet">, out: NodeJS.WriteStream = process.stdout, err: NodeJS.WriteStream = process.stderr): Logger {
@@ -35,7 +43,7 @@ export function createLogger(config: Pick<SimulatorConfig, "logLevel" | "logForm
       if (LEVELS[level] < threshold) return; // before any formatting: this runs on every request
       const status = line.status === null ? paint(35, line.fault ?? "fault") : paint(line.status >= 500 ? 31 : line.status >= 400 ? 33 : 32, String(line.status));
       const scenario = line.scenario ? ` ${paint(36, `[scenario ${line.scenario}]`)}` : "";
-      write(out, level, { msg: "request", ...line }, `${line.method.padEnd(6)} ${line.path} ${status} ${line.ms.toFixed(1)}ms${scenario}`);
+      write(out, level, { msg: "request", ...line }, `${line.method.padEnd(6)} ${line.path} ${status} ${line.ms.toFixed(1)}ms${graphqlNote(line)}${scenario}`);
     },
     info(message) {
       write(out, "info", { msg: message }, message);

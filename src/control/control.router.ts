@@ -7,18 +7,19 @@ import { randomBytes } from "node:crypto";
 import type { Context } from "hono";
 import type { Limits } from "../config.js";
 import type { Engine } from "../engine/engine.js";
-import { DomainError, invalidField } from "../engine/errors.js";
+import { DomainError } from "../engine/errors.js";
 import { inClockRange, isoTimestamp } from "../engine/clock.js";
 import type { ShopEngine } from "../engine/shop-engine.js";
-import type { RateLimiter } from "../http/auth.js";
+import type { Quotas } from "../http/gates/credentials.js";
 import type { AppEnv } from "../http/env.js";
-import { bodyText } from "../http/request-body.js";
-import { createRouter } from "../http/router.js";
-import type { Journal, JournalFilter } from "../journal.js";
+import { invalidInput } from "../http/errors.js";
+import type { Journal, JournalFilter } from "../http/journal/journal.js";
+import type { Mount } from "../http/mount.js";
+import { bodyText, checked, readJson, requestHeader } from "../http/request-input.js";
 import { parseScenarioText, ScenarioError } from "../scenarios/load.js";
 import { pathGlob } from "../scenarios/glob.js";
 import type { ScenarioRegistry } from "../scenarios/registry.js";
-import type { Scenario } from "../scenarios/schema.js";
+import { scenarioSchema, type Scenario } from "../scenarios/schema.js";
 import type { DataFileFailure } from "../persistence/data-file.js";
 import { VERSION } from "../version.js";
 import type { EventHub } from "./events.js";
@@ -31,7 +32,7 @@ export interface ControlDeps {
   engine: Engine;
   registry: ScenarioRegistry;
   journal: Journal;
-  limiter: RateLimiter;
+  limiter: Quotas;
   limits: Limits;
   onReset?: () => Promise<void>;
   /** Why and since when writes to the `--data` file fail, while they do. */
@@ -43,13 +44,14 @@ export interface ControlDeps {
 const DEFAULT_SHOP_STAYS =
   "is the default shop's, which cannot be deleted: control calls without X-Api-Key act on it (reset it instead: POST /__sim/reset with its X-Api-Key)";
 const NO_SUCH_SHOP = "names no shop of this simulator (see GET /__sim/shops)";
+const YAML_TYPE = /^application\/yaml\s*(;|$)/i;
 
 /** The shop of `X-Api-Key` (the default shop without it), whose clock then times the answer. */
 function shopFor(c: Context<AppEnv>, engine: Engine): { shop: ShopEngine; isDefault: boolean } {
-  const key = c.req.header("X-Api-Key");
+  const key = requestHeader(c, "x-api-key");
   const fallback = engine.defaultShop();
   const shop = key === undefined ? fallback : engine.shopByApiKey(key);
-  if (!shop) throw invalidField("header", "X-Api-Key", NO_SUCH_SHOP);
+  if (!shop) throw invalidInput("header", "X-Api-Key", NO_SUCH_SHOP);
   c.set("clock", shop.clock);
   return { shop, isDefault: shop === fallback };
 }
@@ -78,7 +80,7 @@ function shopInfo(engine: Engine, shop: ShopEngine) {
   return { id: shop.id, apiKey, apiSecret, seed: spec.seed, customers: shop.store.customerCount, activities: shop.store.data.activities.length, plan, apiAccess, rateLimit };
 }
 
-export function createControlRouter(deps: ControlDeps) {
+export function controlRouter(mount: Mount, deps: ControlDeps) {
   const { engine, registry, journal, limiter, limits } = deps;
   const startedAt = performance.now();
   const clockView = (shop: ShopEngine) => ({ now: isoTimestamp(shop.clock.now()), frozen: shop.clock.frozen });
@@ -101,7 +103,7 @@ export function createControlRouter(deps: ControlDeps) {
   };
   const resetShop = async (shop: ShopEngine, isDefault: boolean) => {
     // Deleted while it waited for another reset to end.
-    if (!(await engine.resetShopInSlices(shop.id))) throw invalidField("header", "X-Api-Key", NO_SUCH_SHOP);
+    if (!(await engine.resetShopInSlices(shop.id))) throw invalidInput("header", "X-Api-Key", NO_SUCH_SHOP);
     forget(shop.id, isDefault);
     await deps.onReset?.();
     return 1;
@@ -110,37 +112,42 @@ export function createControlRouter(deps: ControlDeps) {
   // another runs after it.
   let lastReset: Promise<unknown> = Promise.resolve();
 
-  return createRouter()
-    .openapi(routes.simHealth, (c) => {
+  return mount()
+    .route(routes.simHealth, (c) => {
       const up = { version: VERSION, uptimeMs: Math.round(performance.now() - startedAt) };
       const failure = deps.dataFileFailure?.();
       if (failure) return c.json({ status: "degraded" as const, ...up, dataFile: failure }, 503);
       return c.json({ status: "ok" as const, ...up }, 200);
     })
-    .openapi(routes.simReset, async (c) => {
-      const one = c.req.header("X-Api-Key") === undefined ? undefined : shopFor(c, engine);
+    .route(routes.simReset, async (c) => {
+      const one = requestHeader(c, "x-api-key") === undefined ? undefined : shopFor(c, engine);
       const mine = lastReset.then(() => (one ? resetShop(one.shop, one.isDefault) : resetAll()));
       lastReset = mine.catch(() => undefined);
       const shops = await mine;
       deps.events?.changed("reset", one ? one.shop.id : "*");
       return c.json({ reset: true as const, shops }, 200);
     })
-    .openapi(routes.simListScenarios, (c) => c.json({ scenarios: registry.list(shopFor(c, engine).shop.id) }, 200))
-    .openapi(routes.simAddScenario, async (c) => {
+    .route(routes.simListScenarios, (c) => c.json({ scenarios: registry.list(shopFor(c, engine).shop.id) }, 200))
+    .route(routes.simAddScenario, async (c) => {
       const { shop } = shopFor(c, engine);
-      const type = c.req.header("Content-Type") ?? "";
+      const type = requestHeader(c, "content-type");
       let scenario: Scenario;
-      if (/^(application|text)\/(x-)?yaml\b/i.test(type)) {
+      if (type !== undefined && YAML_TYPE.test(type)) {
+        const text = await bodyText(c);
+        if (Buffer.byteLength(text) > routes.YAML_SCENARIO_LIMIT) {
+          throw new DomainError("PAYLOAD_TOO_LARGE", `A YAML scenario is limited to ${routes.YAML_SCENARIO_LIMIT / 1024} KiB; send a larger one as JSON (up to ${routes.SCENARIO_BODY_LIMIT / 1024 / 1024} MiB)`);
+        }
         try {
-          scenario = parseScenarioText(await bodyText(c), "yaml", "in the request body");
+          scenario = parseScenarioText(text, "yaml", "in the request body");
         } catch (error) {
           if (error instanceof ScenarioError) throw new DomainError("VALIDATION_ERROR", undefined, error.issues);
           throw error;
         }
-      } else if (/json/i.test(type)) {
-        scenario = c.req.valid("json") as Scenario;
+      } else if (!type && (await bodyText(c)) === "") {
+        throw invalidInput("header", "Content-Type", "must be application/json or application/yaml, got none");
       } else {
-        throw invalidField("header", "Content-Type", `must be application/json or application/yaml, got ${type || "none"}`);
+        // No depth limit on the text: the schema names the field that nests too deeply.
+        scenario = checked(c, scenarioSchema, await readJson(c, false), "body") as Scenario;
       }
       const own = registry.list(shop.id).filter((s) => s.owner === "this shop");
       checkScenario(limits, scenario.rules.length, own.length + (own.some((s) => s.name === scenario.name) ? 0 : 1));
@@ -148,51 +155,51 @@ export function createControlRouter(deps: ControlDeps) {
       deps.events?.changed("scenarios", shop.id);
       return c.json(registry.list(shop.id).find((s) => s.name === scenario.name && s.owner === "this shop")!, 201);
     })
-    .openapi(routes.simDeleteScenario, (c) => {
+    .route(routes.simDeleteScenario, (c) => {
       const { shop, isDefault } = shopFor(c, engine);
       const name = c.req.valid("param").name;
       if (!registry.remove(name, shop.id, isDefault)) throw new DomainError("NOT_FOUND", `Scenario ${name} is not active for this shop`);
       deps.events?.changed("scenarios", shop.id);
       return c.body(null, 204);
     })
-    .openapi(routes.simClearScenarios, (c) => {
+    .route(routes.simClearScenarios, (c) => {
       const { shop, isDefault } = shopFor(c, engine);
       deps.events?.changed("scenarios", shop.id);
       return c.json({ removed: registry.clear(shop.id, isDefault) }, 200);
     })
-    .openapi(routes.simListRequests, (c) => {
+    .route(routes.simListRequests, (c) => {
       const { entries, count } = journal.select(journalFilter(c, engine, c.req.valid("query")));
       return c.json({ requests: entries, count }, 200);
     })
-    .openapi(routes.simGetRequest, (c) => {
+    .route(routes.simGetRequest, (c) => {
       const { shop, isDefault } = shopFor(c, engine);
       const id = c.req.valid("param").id;
       const entry = journal.get(id, { shopId: shop.id, includeUnidentified: isDefault });
       if (!entry) throw new DomainError("NOT_FOUND", `No journal entry ${id} for this shop (pushed out of the journal, cleared, or another shop's)`);
       return c.json(entry, 200);
     })
-    .openapi(routes.simClearRequests, (c) => {
+    .route(routes.simClearRequests, (c) => {
       const { shop, isDefault } = shopFor(c, engine);
       journal.clear(shop.id, isDefault);
       return c.body(null, 204);
     })
-    .openapi(routes.simGetClock, (c) => c.json(clockView(shopFor(c, engine).shop), 200))
-    .openapi(routes.simSetClock, (c) => {
+    .route(routes.simGetClock, (c) => c.json(clockView(shopFor(c, engine).shop), 200))
+    .route(routes.simSetClock, (c) => {
       const { shop } = shopFor(c, engine);
       const { clock } = shop;
       const body = c.req.valid("json");
       // Both checked before anything changes: a refused change leaves the clock as it was.
       const setTo = body.set === undefined ? undefined : Date.parse(body.set);
-      if (setTo !== undefined && !inClockRange(setTo)) throw invalidField("body", "set", CLOCK_RANGE_RULE);
+      if (setTo !== undefined && !inClockRange(setTo)) throw invalidInput("body", "set", CLOCK_RANGE_RULE);
       const advanceMs = body.advanceSeconds === undefined ? undefined : Math.round(body.advanceSeconds * 1000);
-      if (advanceMs !== undefined && !inClockRange(clock.now() + advanceMs)) throw invalidField("body", "advanceSeconds", CLOCK_RANGE_RULE);
+      if (advanceMs !== undefined && !inClockRange(clock.now() + advanceMs)) throw invalidInput("body", "advanceSeconds", CLOCK_RANGE_RULE);
       if (setTo !== undefined) clock.set(setTo);
       if (advanceMs !== undefined) clock.advance(advanceMs);
       if (body.frozen !== undefined) clock.freeze(body.frozen);
       deps.events?.changed("clock", shop.id);
       return c.json(clockView(shop), 200);
     })
-    .openapi(routes.simCreateShop, async (c) => {
+    .route(routes.simCreateShop, async (c) => {
       const body = c.req.valid("json");
       const template = engine.spec(engine.defaultShop().id)!;
       const customers = body.customers ?? template.customers;
@@ -215,26 +222,27 @@ export function createControlRouter(deps: ControlDeps) {
       deps.events?.changed("shops");
       return c.json(shopInfo(engine, shop), 201);
     })
-    .openapi(routes.simListShops, (c) => c.json({ shops: engine.shops().map((s) => shopInfo(engine, s)) }, 200))
-    .openapi(routes.simDeleteShop, async (c) => {
+    .route(routes.simListShops, (c) => c.json({ shops: engine.shops().map((s) => shopInfo(engine, s)) }, 200))
+    .route(routes.simDeleteShop, async (c) => {
       const { apiKey } = c.req.valid("param");
       const shop = engine.shopByApiKey(apiKey);
       if (!shop) throw new DomainError("NOT_FOUND", `No shop has the API key ${apiKey} (see GET /__sim/shops)`);
-      if (shop === engine.defaultShop()) throw invalidField("path", "apiKey", DEFAULT_SHOP_STAYS);
+      if (shop === engine.defaultShop()) throw invalidInput("path", "apiKey", DEFAULT_SHOP_STAYS);
       engine.deleteShop(shop.id);
       forget(shop.id, false);
       deps.events?.changed("shops");
       await deps.onReset?.();
       return c.body(null, 204);
     })
-    .openapi(routes.simCreateCustomer, (c) => {
+    .route(routes.simCreateCustomer, (c) => {
       const { shop } = shopFor(c, engine);
       const body = c.req.valid("json");
       checkMoreCustomers(engine, limits, 1);
       return c.json(shop.syncCustomer(body), 201);
     })
-    .openapi(routes.simMergeCustomer, (c) => {
+    .route(routes.simMergeCustomer, (c) => {
       const { shop } = shopFor(c, engine);
       return c.json(shop.mergeCustomer(c.req.valid("param").id, c.req.valid("json").into), 200);
-    });
+    })
+    .router;
 }

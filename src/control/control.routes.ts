@@ -4,6 +4,7 @@
  * @module
  */
 import { createRoute, z, type RouteConfig } from "@hono/zod-openapi";
+import { pathParams } from "../http/params.js";
 import { CustomerSchema } from "../http/schemas.js";
 import { scenarioSchema } from "../scenarios/schema.js";
 import {
@@ -30,6 +31,8 @@ const bug = controlError("`INTERNAL_ERROR`: a bug in the simulator");
 
 /** Largest scenario body: a file of many rules, or of large bodies to match, is still a few MiB at most. */
 export const SCENARIO_BODY_LIMIT = 4 * 1024 * 1024;
+/** Largest YAML scenario body: YAML parses far slower than JSON, and parsing blocks every request. */
+export const YAML_SCENARIO_LIMIT = 256 * 1024;
 const MIB = 1024 * 1024;
 
 const forbidden = controlError(
@@ -39,11 +42,11 @@ const forbidden = controlError(
 /**
  * A control route with the outcomes every control call can have: another site's page is refused;
  * any method but GET may be sent a body, and one over the limit (1 MiB, as the API's; 4 MiB for a
- * scenario) is refused unread.
+ * scenario, 256 KiB of it as YAML) is refused.
  */
 export function controlRoute<const R extends RouteConfig>(route: R) {
   const limit = route.method === "post" && route.path === "/__sim/scenarios" ? SCENARIO_BODY_LIMIT : MIB;
-  const tooLarge = controlError(`\`PAYLOAD_TOO_LARGE\`: the body is larger than ${limit / MIB} MiB`);
+  const tooLarge = controlError(`\`PAYLOAD_TOO_LARGE\`: the body is larger than ${limit / MIB} MiB${limit === SCENARIO_BODY_LIMIT ? ` (${YAML_SCENARIO_LIMIT / 1024} KiB as YAML)` : ""}`);
   return createRoute({ ...base, ...route, responses: { ...route.responses, 403: forbidden, ...(route.method !== "get" && { 413: tooLarge }) } });
 }
 
@@ -93,8 +96,7 @@ export const simAddScenario = controlRoute({
   request: {
     headers: ShopKeyHeader,
     body: {
-      // Not `required`: with it, @hono/zod-openapi runs the JSON validator on every body, so a
-      // YAML one would be checked as an empty JSON object. The handler refuses a missing body.
+      // Of two types: read by the handler, which refuses a missing body.
       required: false,
       content: {
         "application/json": { schema: scenarioSchema },
@@ -111,7 +113,7 @@ export const simDeleteScenario = controlRoute({
   operationId: "simDeleteScenario",
   summary: "Remove a scenario",
   description: "Removes the shop's scenario of that name (for the default shop, also one loaded at start: for itself, until it is reset).",
-  request: { headers: ShopKeyHeader, params: z.object({ name: z.string().openapi({ param: { name: "name", in: "path" } }) }) },
+  request: { headers: ShopKeyHeader, params: pathParams({ name: {} }) },
   responses: { 204: { description: "Removed" }, 404: controlError("`NOT_FOUND`: no such scenario"), 422: invalid, 500: bug },
 });
 
@@ -213,7 +215,7 @@ export const simDeleteShop = controlRoute({
   summary: "Delete a shop",
   description:
     "The shop and everything of it go: data, scenarios, journal entries, rate windows, clock (and from the `--data` file, which is flushed). Its id and API key are not given to another shop. The default shop cannot be deleted (422).",
-  request: { params: z.object({ apiKey: z.string().openapi({ param: { name: "apiKey", in: "path" }, description: "The shop's API key" }) }) },
+  request: { params: pathParams({ apiKey: { description: "The shop's API key" } }) },
   responses: {
     204: { description: "Deleted" },
     404: controlError("`NOT_FOUND`: no shop has this API key"),
@@ -241,7 +243,7 @@ export const simMergeCustomer = controlRoute({
   description: "As the commerce platform does: the balance moves to `into`, the merged customer keeps `mergedIntoCustomerId` and is refused changes.",
   request: {
     headers: ShopKeyHeader,
-    params: z.object({ id: z.string().openapi({ param: { name: "id", in: "path" } }) }),
+    params: pathParams({ id: {} }),
     body: { required: true, content: { "application/json": { schema: MergeSchema } } },
   },
   responses: {

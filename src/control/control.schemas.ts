@@ -3,7 +3,7 @@ import { z } from "@hono/zod-openapi";
 import { CLOCK_MAX_MS, CLOCK_MIN_MS, isoTimestamp } from "../engine/clock.js";
 import { RECORD_ID, RECORD_ID_RULE } from "../engine/pagination.js";
 import { ErrorEnvelopeSchema } from "../http/schemas.js";
-import { DECIDERS } from "../journal.js";
+import { DECIDERS } from "../http/env.js";
 import { MAX_GLOB_LENGTH } from "../scenarios/glob.js";
 import { OPERATION_IDS } from "../scenarios/schema.js";
 
@@ -99,7 +99,24 @@ export const JournalEntrySchema = z
     shopId: z.string().nullable(),
     method: z.string(),
     path: z.string(),
-    operation: z.string().nullable(),
+    api: z.enum(["rest", "graphql"]).openapi({ description: "`graphql` for `POST /graphql`" }),
+    graphql: z
+      .object({
+        operationType: z.enum(["query", "mutation"]),
+        operationName: z.string().nullable(),
+        fields: z.array(
+          z.object({
+            field: z.string(),
+            alias: z.string().nullable(),
+            operation: z.string().openapi({ description: "The REST twin's operationId" }),
+            customerId: z.string().nullable(),
+            error: z.string().nullable().openapi({ description: "The code (or graphql-js message) the root field failed with" }),
+          }),
+        ),
+      })
+      .nullable()
+      .openapi({ description: "A GraphQL request's operation and root fields; null for REST, and for a GraphQL request refused before its operation was known" }),
+    operation: z.string().nullable().openapi({ description: "The operationId; for GraphQL, the REST twin of the first root field" }),
     customerId: z.string().nullable(),
     query: z.record(z.string(), z.string()),
     requestHeaders: HeadersSchema.openapi({
@@ -132,7 +149,8 @@ export const JournalEntrySchema = z
   .openapi("SimJournalEntry");
 
 export const RequestsQuerySchema = z.object({
-  operation: z.enum(OPERATION_IDS).optional().openapi({ description: "An operationId of the API" }),
+  operation: z.enum(OPERATION_IDS).optional().openapi({ description: "An operationId of the API (a GraphQL request matches when one of its root fields has it as REST twin)" }),
+  api: z.enum(["rest", "graphql"]).optional(),
   customerId: z.string().optional(),
   status: z.coerce.number().int().min(100).max(599).optional().openapi({ type: "integer" }),
   method: z.string().optional().openapi({ description: "GET, POST, ..." }),

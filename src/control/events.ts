@@ -7,7 +7,7 @@
  */
 import { isoTimestamp } from "../engine/clock.js";
 import type { Engine } from "../engine/engine.js";
-import type { Journal } from "../journal.js";
+import type { Journal } from "../http/journal/journal.js";
 
 export type ChangeKind = "clock" | "scenarios" | "shops" | "reset";
 export type EventKind = "journal" | ChangeKind;

@@ -1,10 +1,10 @@
 /**
  * The journal as an HTTP Archive (HAR 1.2, http://www.softwareishard.com/blog/har-12-spec/): what
  * browsers' developer tools, proxies and API tools import. Entries oldest first; the simulator's
- * own facts ride in custom fields (`_id`, `_decidedBy`, `_scenario`, `_fault`).
+ * own facts ride in custom fields (`_id`, `_api`, `_decidedBy`, `_scenario`, `_fault`).
  * @module
  */
-import type { JournalEntry } from "../journal.js";
+import type { JournalEntry } from "../http/journal/record.js";
 import { VERSION } from "../version.js";
 
 interface HarNameValue {
@@ -58,6 +58,7 @@ function entry(e: JournalEntry, origin: string) {
     cache: {},
     timings: { send: 0, wait: e.durationMs, receive: 0 },
     _id: e.id,
+    _api: e.api,
     _decidedBy: e.decidedBy,
     _scenario: e.scenario,
     _fault: e.fault,

@@ -8,12 +8,14 @@ import type { Context } from "hono";
 import { streamSSE } from "hono/streaming";
 import { isoTimestamp } from "../engine/clock.js";
 import type { Engine } from "../engine/engine.js";
-import { DomainError, invalidField } from "../engine/errors.js";
+import { DomainError } from "../engine/errors.js";
 import type { ShopEngine } from "../engine/shop-engine.js";
-import type { RateLimiter } from "../http/auth.js";
 import type { AppEnv } from "../http/env.js";
-import { createRouter } from "../http/router.js";
-import type { Journal } from "../journal.js";
+import { invalidInput } from "../http/errors.js";
+import type { Quotas } from "../http/gates/credentials.js";
+import type { Journal } from "../http/journal/journal.js";
+import type { Mount } from "../http/mount.js";
+import { requestHeader } from "../http/request-input.js";
 import type { ScenarioRegistry } from "../scenarios/registry.js";
 import { requestsFilter } from "./control.router.js";
 import { customerDetail, searchCustomers, upcomingEvents } from "./customers-read.js";
@@ -26,25 +28,25 @@ export interface InspectDeps {
   engine: Engine;
   registry: ScenarioRegistry;
   journal: Journal;
-  limiter: RateLimiter;
+  limiter: Quotas;
   events: EventHub;
 }
 
 /** The shop a read names (`?shop=` id or API key, else X-Api-Key, else the default shop), whose clock then times the answer. */
 export function inspectedShop(c: Context<AppEnv>, engine: Engine): { shop: ShopEngine; isDefault: boolean } {
   const named = c.req.query("shop");
-  const key = c.req.header("X-Api-Key");
+  const key = requestHeader(c, "x-api-key");
   const fallback = engine.defaultShop();
   const shop = named !== undefined ? (engine.shop(named) ?? engine.shopByApiKey(named)) : key !== undefined ? engine.shopByApiKey(key) : fallback;
-  if (!shop) throw named !== undefined ? invalidField("query", "shop", "names no shop of this simulator by id or API key (see GET /__sim/shops)") : invalidField("header", "X-Api-Key", "names no shop of this simulator (see GET /__sim/shops)");
+  if (!shop) throw named !== undefined ? invalidInput("query", "shop", "names no shop of this simulator by id or API key (see GET /__sim/shops)") : invalidInput("header", "X-Api-Key", "names no shop of this simulator (see GET /__sim/shops)");
   c.set("clock", shop.clock);
   return { shop, isDefault: shop === fallback };
 }
 
-export function createInspectRouter(deps: InspectDeps) {
+export function inspectRouter(mount: Mount, deps: InspectDeps) {
   const { engine, registry, journal, limiter, events } = deps;
-  return createRouter()
-    .openapi(routes.simWhyRequest, (c) => {
+  return mount()
+    .route(routes.simWhyRequest, (c) => {
       const { shop, isDefault } = inspectedShop(c, engine);
       const id = c.req.valid("param").id;
       const record = journal.record(id, { shopId: shop.id, includeUnidentified: isDefault });
@@ -52,12 +54,12 @@ export function createInspectRouter(deps: InspectDeps) {
       const scenarios = record.shopId === null ? [] : registry.list(record.shopId);
       return c.json(whyTrace(record, { scenarios, shopOfKey: (key) => engine.shopByApiKey(key)?.id }), 200);
     })
-    .openapi(routes.simSearchCustomers, (c) => {
+    .route(routes.simSearchCustomers, (c) => {
       const { shop } = inspectedShop(c, engine);
       const { q, after, limit } = c.req.valid("query");
       return c.json(searchCustomers(shop, q, after, limit), 200);
     })
-    .openapi(routes.simGetCustomer, (c) => {
+    .route(routes.simGetCustomer, (c) => {
       const { shop } = inspectedShop(c, engine);
       const { id } = c.req.valid("param");
       const { ledgerLimit, ledgerAfter } = c.req.valid("query");
@@ -65,18 +67,18 @@ export function createInspectRouter(deps: InspectDeps) {
       if (!detail) throw new DomainError("CUSTOMER_NOT_FOUND", `Customer ${id} not found`);
       return c.json(detail, 200);
     })
-    .openapi(routes.simUpcoming, (c) => {
+    .route(routes.simUpcoming, (c) => {
       const { shop } = inspectedShop(c, engine);
       const events = upcomingEvents(shop, limiter.windowEnd(shop.id), c.req.valid("query").limit);
       return c.json({ now: isoTimestamp(shop.clock.now()), frozen: shop.clock.frozen, events }, 200);
     })
-    .openapi(routes.simExportHar, (c) => {
+    .route(routes.simExportHar, (c) => {
       const { shop, isDefault } = inspectedShop(c, engine);
       const { shop: _named, ...query } = c.req.valid("query");
       const { entries } = journal.select(requestsFilter(shop, isDefault, query));
       return c.json(harLog(entries, new URL(c.req.url).origin), 200);
     })
-    .openapi(routes.simEvents, (c) => {
+    .route(routes.simEvents, (c) => {
       const { shop, isDefault } = inspectedShop(c, engine);
       return streamSSE(c, (stream) =>
         new Promise<void>((resolve) => {
@@ -88,5 +90,6 @@ export function createInspectRouter(deps: InspectDeps) {
           });
         }),
       ) as never;
-    });
+    })
+    .router;
 }

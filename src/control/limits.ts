@@ -6,11 +6,13 @@
  */
 import { envName, flagName, type Limits } from "../config.js";
 import type { Engine } from "../engine/engine.js";
-import { DomainError, type FieldIssue } from "../engine/errors.js";
+import { DomainError } from "../engine/errors.js";
+import type { FieldIssue } from "../http/errors.js";
 
 function overLimit(option: keyof Limits, limit: number, what: string, field: Pick<FieldIssue, "in" | "path">): DomainError {
   const message = `${what}, over the limit of ${limit} (raise it with ${flagName(option)} or ${envName(option)})`;
-  return new DomainError("VALIDATION_ERROR", message, [{ ...field, message }]);
+  const issue: FieldIssue = { ...field, message };
+  return new DomainError("VALIDATION_ERROR", message, [issue]);
 }
 
 /** A new shop with `customers` generated customers. */

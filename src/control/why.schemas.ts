@@ -1,7 +1,7 @@
 /** @module Schemas of the "why" trace of a journal entry (`GET /__sim/requests/{id}/why`): the inspector's and test authors' types. */
 import { z } from "@hono/zod-openapi";
 import type { RefusalReason } from "../engine/errors.js";
-import { DECIDERS } from "../journal.js";
+import { DECIDERS } from "../http/env.js";
 
 const iso = z.string().openapi({ description: "ISO 8601, at the shop's clock" });
 
@@ -41,7 +41,7 @@ export const RuleVerdictSchema = z
       description:
         "`decided`: this rule applied; `mismatch`: `field` ruled it out; `spent`, `after`, `probability`: it matched but that condition skipped it (recorded when decided); `matchesNow`: it matches the stored request but did not apply then (added or changed since); `notReached`: an earlier step or rule answered",
     }),
-    field: z.enum(["operation", "method", "path", "customerId", "apiKey", "headers", "query", "body"]).optional().openapi({ description: "With `mismatch`: the first `match` field the request does not meet" }),
+    field: z.enum(["operation", "method", "path", "customerId", "apiKey", "headers", "query", "body", "api", "graphql"]).optional().openapi({ description: "With `mismatch`: the first `match` field the request does not meet" }),
     detail,
   })
   .openapi("SimRuleVerdict");

@@ -6,8 +6,9 @@
  */
 import { isoTimestamp } from "../engine/clock.js";
 import { belowApiBase } from "../http/base.js";
-import { entryOf, type JournalEntry, type JournalRecord } from "../journal.js";
-import type { DecisionNotes, RuleSkip } from "../journal-trace.js";
+import { entryOf } from "../http/journal/journal.js";
+import type { DecisionNotes, RuleSkip } from "../http/journal/notes.js";
+import type { JournalEntry, JournalRecord } from "../http/journal/record.js";
 import { pathGlob } from "../scenarios/glob.js";
 import { parsePrefer } from "../scenarios/prefer.js";
 import { firstMismatch, type MatchField, type RequestFacts, type ScenarioSummary } from "../scenarios/registry.js";
@@ -46,6 +47,8 @@ function factsOf(e: JournalEntry): RequestFacts {
     ...(e.operation !== null && { operation: e.operation }),
     ...(e.customerId !== null && { customerId: e.customerId }),
     ...(apiKey !== undefined && { apiKey }),
+    // A GraphQL request's rules were matched per root field: its first one stands for it here.
+    ...(e.graphql?.fields[0] && { graphql: { operationName: e.graphql.operationName, field: e.graphql.fields[0].field } }),
     shopId: e.shopId ?? "",
   };
 }

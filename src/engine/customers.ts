@@ -72,7 +72,7 @@ export function updateCustomer(ctx: EngineContext, id: string, patch: CustomerPa
   if (patch.birthday) {
     const { month, day } = patch.birthday;
     const max = DAYS_IN_MONTH[month - 1]!;
-    if (day > max) throw invalidField("body", "birthday_day", `month ${month} has at most ${max} days`);
+    if (day > max) throw invalidField("birthday_day", `month ${month} has at most ${max} days`);
     fields.dateOfBirth = `${String(day).padStart(2, "0")}-${String(month).padStart(2, "0")}`;
   }
   if (patch.excluded !== undefined && patch.excluded !== customer.excluded) Object.assign(fields, exclusion(ctx, customer, patch.excluded));
@@ -143,7 +143,7 @@ export function syncCustomer(ctx: EngineContext, input: NewCustomer): Customer {
 export function addCustomerRecord(ctx: EngineContext, input: NewCustomer): CustomerRecord {
   const { store, clock } = ctx;
   const id = input.id ?? nextCustomerId(ctx);
-  if (store.customer(id)) throw invalidField("body", "id", `customer ${id} already exists`);
+  if (store.customer(id)) throw invalidField("id", `customer ${id} already exists`);
   const record: CustomerRecord = {
     id,
     firstName: input.firstName,
@@ -186,7 +186,7 @@ function nextCustomerId(ctx: EngineContext): string {
 export function mergeCustomer(ctx: EngineContext, id: string, intoId: string): Customer {
   const from = requireCustomer(ctx, id);
   const into = requireCustomer(ctx, intoId);
-  if (from === into) throw invalidField("body", "into", "a customer cannot be merged into itself");
+  if (from === into) throw invalidField("into", "a customer cannot be merged into itself");
   requireChangeable(from);
   requireChangeable(into);
   const amount = from.balance;

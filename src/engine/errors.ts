@@ -1,46 +1,35 @@
 /**
- * Domain errors: the engine throws these, the HTTP layer maps them to the error envelope in one
- * place. Codes and statuses are production's (see upstream-facts.md).
+ * Domain errors: the engine throws them with a code and, for a refused input, the names of the
+ * fields at fault. The HTTP layer (http/errors.ts) gives each code its status and each field its
+ * place in the request.
  * @module
  */
 
-export const ERROR_CATALOG = {
-  UNAUTHORIZED: { status: 401, message: "Invalid API credentials" },
-  API_ACCESS_DISABLED: { status: 403, message: "API access is not enabled for this shop" },
-  PLAN_UPGRADE_REQUIRED: { status: 403, message: "The REST API requires a paid plan" },
-  NOT_FOUND: { status: 404, message: "Route not found" },
-  CUSTOMER_NOT_FOUND: { status: 404, message: "Customer not found" },
-  TIER_NOT_FOUND: { status: 404, message: "Tier not found" },
-  REWARD_CODE_NOT_FOUND: { status: 404, message: "Reward code not found" },
-  EARN_RULE_NOT_FOUND: { status: 404, message: "Earn rule not found" },
-  REWARD_NOT_FOUND: { status: 404, message: "Reward not found" },
-  PAYLOAD_TOO_LARGE: { status: 413, message: "Request body is too large" },
-  VALIDATION_ERROR: { status: 422, message: "Request validation failed" },
-  VOID_FAILED: { status: 422, message: "Reward code cannot be voided" },
-  ACTIVITY_NOT_AWARDED: { status: 422, message: "Activity could not be awarded" },
-  INSUFFICIENT_STAMPS: { status: 422, message: "Customer does not have enough stamps" },
-  RATE_LIMITED: { status: 429, message: "Rate limit exceeded" },
-  INTERNAL_ERROR: { status: 500, message: "Internal server error" },
-} as const satisfies Record<string, { status: number; message: string }>;
+/** Each code and its default message. */
+export const ERROR_MESSAGES = {
+  UNAUTHORIZED: "Invalid API credentials",
+  API_ACCESS_DISABLED: "API access is not enabled for this shop",
+  PLAN_UPGRADE_REQUIRED: "The REST API requires a paid plan",
+  NOT_FOUND: "Route not found",
+  CUSTOMER_NOT_FOUND: "Customer not found",
+  TIER_NOT_FOUND: "Tier not found",
+  REWARD_CODE_NOT_FOUND: "Reward code not found",
+  EARN_RULE_NOT_FOUND: "Earn rule not found",
+  REWARD_NOT_FOUND: "Reward not found",
+  PAYLOAD_TOO_LARGE: "Request body is too large",
+  VALIDATION_ERROR: "Request validation failed",
+  VOID_FAILED: "Reward code cannot be voided",
+  ACTIVITY_NOT_AWARDED: "Activity could not be awarded",
+  INSUFFICIENT_STAMPS: "Customer does not have enough stamps",
+  RATE_LIMITED: "Rate limit exceeded",
+  INTERNAL_ERROR: "Internal server error",
+} as const;
 
-export type ErrorCode = keyof typeof ERROR_CATALOG;
-export const ERROR_CODES = Object.keys(ERROR_CATALOG) as ErrorCode[];
+export type ErrorCode = keyof typeof ERROR_MESSAGES;
+export const ERROR_CODES = Object.keys(ERROR_MESSAGES) as ErrorCode[];
 
-/**
- * Codes only the simulator's control API answers. Production never does, so they are kept out of
- * ERROR_CATALOG: neither a scenario nor a `Prefer` header can force them on the API.
- */
-export const CONTROL_ERROR_CATALOG = {
-  FORBIDDEN: { status: 403, message: "The control API does not answer this caller" },
-} as const satisfies Record<string, { status: number; message: string }>;
-
-export type ControlErrorCode = keyof typeof CONTROL_ERROR_CATALOG;
-
-const EVERY_ERROR: Record<ErrorCode | ControlErrorCode, { status: number; message: string }> = { ...ERROR_CATALOG, ...CONTROL_ERROR_CATALOG };
-
-/** One offending input field: where it was, its path, and why it was refused. */
-export interface FieldIssue {
-  in: "body" | "query" | "path" | "header";
+/** One refused input field: its name (a path such as `rules[2].respond`) and why. */
+export interface FieldProblem {
   path: string;
   message: string;
 }
@@ -60,23 +49,18 @@ export type RefusalReason =
 export type EarnPeriod = "day" | "week" | "year" | "lifetime";
 
 export class DomainError extends Error {
-  readonly status: number;
-
   constructor(
-    readonly code: ErrorCode | ControlErrorCode,
-    message: string = EVERY_ERROR[code].message,
-    readonly details?: FieldIssue[],
+    readonly code: ErrorCode,
+    message: string = ERROR_MESSAGES[code],
+    readonly details?: readonly FieldProblem[],
     readonly reason?: RefusalReason,
   ) {
     super(message);
     this.name = "DomainError";
-    this.status = EVERY_ERROR[code].status;
   }
 }
 
-/** A 422 VALIDATION_ERROR about one field. */
-export function invalidField(where: FieldIssue["in"], path: string, message: string): DomainError {
-  return new DomainError("VALIDATION_ERROR", ERROR_CATALOG.VALIDATION_ERROR.message, [
-    { in: where, path, message },
-  ]);
+/** A VALIDATION_ERROR about one field. */
+export function invalidField(path: string, message: string): DomainError {
+  return new DomainError("VALIDATION_ERROR", undefined, [{ path, message }]);
 }

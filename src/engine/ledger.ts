@@ -7,7 +7,7 @@
 import type { ActivityKind, ActivityRecord, CustomerChange, CustomerRecord, Lot, ShopSettings } from "../store/types.js";
 import { DAY_MS } from "./clock.js";
 import type { EngineContext } from "./context.js";
-import { DomainError, invalidField, type FieldIssue } from "./errors.js";
+import { DomainError, invalidField } from "./errors.js";
 
 /** Kinds whose stamps count as "earned" towards VIP milestones. Spending never demotes. */
 const EARNING_KINDS: ReadonlySet<ActivityKind> = new Set(["award", "adjust", "earn"]);
@@ -22,11 +22,11 @@ export interface StampChange {
   at?: number;
 }
 
-/** The request field an overflowing credit came from, when it is not the body's `stamps`. */
-const OVERFLOW_CAUSE: Partial<Record<ActivityKind, [FieldIssue["in"], string]>> = {
-  earn: ["body", "earn_rule_id"],
-  refund: ["path", "codeId"],
-  merge: ["body", "into"],
+/** The input field an overflowing credit came from, when it is not `stamps`. */
+const OVERFLOW_CAUSE: Partial<Record<ActivityKind, string>> = {
+  earn: "earn_rule_id",
+  refund: "codeId",
+  merge: "into",
 };
 
 export function applyStampChange(ctx: EngineContext, customer: CustomerRecord, change: StampChange): ActivityRecord {
@@ -41,8 +41,7 @@ export function applyStampChange(ctx: EngineContext, customer: CustomerRecord, c
     );
   }
   if (!Number.isSafeInteger(balance)) {
-    const [where, field] = OVERFLOW_CAUSE[change.kind] ?? ["body", "stamps"];
-    throw invalidField(where, field, `would take the balance beyond ${Number.MAX_SAFE_INTEGER}`);
+    throw invalidField(OVERFLOW_CAUSE[change.kind] ?? "stamps", `would take the balance beyond ${Number.MAX_SAFE_INTEGER}`);
   }
   // One literal with every field, absent ones undefined (JSON leaves them out): no spreads, one
   // object shape, all fields in-object. This runs half a million times when a large shop is seeded.

@@ -52,7 +52,7 @@ export function encodeCursor(id: string): string {
 
 /** The id inside a cursor, or a 422 naming the parameter when it does not decode. */
 export function decodeCursor(cursor: string, param: "after" | "before"): string {
-  const bad = () => invalidField("query", param, "is not a cursor returned by this API (expected base64 of 'id:<id>')");
+  const bad = () => invalidField(param, "is not a cursor returned by this API (expected base64 of 'id:<id>')");
   if (!/^[A-Za-z0-9+/]+={0,2}$/.test(cursor) || cursor.length % 4 !== 0) throw bad();
   const text = Buffer.from(cursor, "base64").toString("utf8");
   const id = text.slice(3);
@@ -62,7 +62,7 @@ export function decodeCursor(cursor: string, param: "after" | "before"): string 
 
 export function paginate<T>(view: OrderedView<T>, query: PageQuery): Page<T> {
   if (query.after !== undefined && query.before !== undefined) {
-    throw invalidField("query", "before", "cannot be combined with 'after'; send one cursor");
+    throw invalidField("before", "cannot be combined with 'after'; send one cursor");
   }
   let start = 0;
   let end = Math.min(view.size, query.limit);
@@ -70,7 +70,7 @@ export function paginate<T>(view: OrderedView<T>, query: PageQuery): Page<T> {
     const cursor = query[param];
     if (cursor === undefined) continue;
     const spot = view.locate(decodeCursor(cursor, param));
-    if (!spot) throw invalidField("query", param, "points at no record of this list");
+    if (!spot) throw invalidField(param, "points at no record of this list");
     if (param === "after") {
       start = spot.before + (spot.contains ? 1 : 0);
       end = Math.min(view.size, start + query.limit);

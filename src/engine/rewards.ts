@@ -50,12 +50,12 @@ export function issueCode(
 function costOf(reward: RewardRecord, variableAmount: number | undefined): number {
   if (reward.exchangeType !== "variable") return reward.price;
   if (variableAmount === undefined) {
-    throw invalidField("body", "variable_amount", `is required: reward ${reward.id} is a variable-amount reward`);
+    throw invalidField("variable_amount", `is required: reward ${reward.id} is a variable-amount reward`);
   }
   const min = reward.minAmount ?? 1;
   const max = reward.maxAmount ?? Number.MAX_SAFE_INTEGER;
   if (variableAmount < min || variableAmount > max) {
-    throw invalidField("body", "variable_amount", `must be between ${min} and ${max} for reward ${reward.id}`);
+    throw invalidField("variable_amount", `must be between ${min} and ${max} for reward ${reward.id}`);
   }
   return variableAmount;
 }

@@ -14,10 +14,9 @@ import { prepareOperation, type PreparedOperation } from "./operation.js";
 import { rootValue, type GraphQLContext } from "./resolvers.js";
 import { schema } from "./schema.js";
 import { customerIdOf, REST_TWINS, type RootField } from "./twins.js";
+import { GRAPHQL_RESPONSE, JSON_MEDIA, negotiate, type MediaType } from "./media.js";
 
-export const GRAPHQL_RESPONSE = "application/graphql-response+json";
-export const JSON_MEDIA = "application/json";
-export type MediaType = typeof GRAPHQL_RESPONSE | typeof JSON_MEDIA;
+export { GRAPHQL_RESPONSE, JSON_MEDIA, negotiate, refusalResponse, wantsGraphiQL, type MediaType } from "./media.js";
 
 export interface GraphQLHttpRequest {
   method: string;
@@ -60,23 +59,6 @@ export interface GraphQLParams {
   variables: Record<string, unknown> | null;
 }
 
-/** The media type to answer with: the first the client accepts, or none (406). */
-export function negotiate(accept: string | undefined): MediaType | undefined {
-  if (accept === undefined || accept.trim() === "") return JSON_MEDIA;
-  const ranges = accept.split(",").map((part, index) => {
-    const [type = "", ...params] = part.split(";");
-    const q = params.map((p) => /^\s*q\s*=\s*([\d.]+)\s*$/i.exec(p)?.[1]).find((v) => v !== undefined);
-    return { type: type.trim().toLowerCase(), q: q === undefined ? 1 : Number(q), index };
-  });
-  ranges.sort((a, b) => b.q - a.q || a.index - b.index);
-  for (const { type, q } of ranges) {
-    if (!(q > 0)) continue;
-    if (type === GRAPHQL_RESPONSE) return GRAPHQL_RESPONSE;
-    if (type === JSON_MEDIA || type === "application/*" || type === "*/*") return JSON_MEDIA;
-  }
-  return undefined;
-}
-
 function respond(status: number, media: MediaType, body: object, graphql: OperationRecord | null = null, headers: Record<string, string> = {}): GraphQLHttpResponse {
   return { status, headers: { "Content-Type": `${media}; charset=utf-8`, ...headers }, body: JSON.stringify(body), graphql };
 }
@@ -84,20 +66,6 @@ function respond(status: number, media: MediaType, body: object, graphql: Operat
 /** A refusal of the HTTP request itself (method, media types, body): a descriptive message. */
 function refuse(status: number, media: MediaType, message: string, headers?: Record<string, string>): { response: GraphQLHttpResponse } {
   return { response: respond(status, media, { errors: [{ message }] }, null, headers) };
-}
-
-/**
- * A refusal of the gateway (credentials, access, plan, quota, body size, a bad `Prefer`) in
- * GraphQL's shape: the code as `message`, no `data`, the REST status, the negotiated media type.
- */
-export function refusalResponse(status: number, accept: string | undefined, code: string, reason: string, details?: readonly object[]): GraphQLHttpResponse {
-  const extensions = { reason, ...(details && { details }) };
-  return respond(status, negotiate(accept) ?? JSON_MEDIA, { errors: [{ message: code, extensions }] });
-}
-
-/** Whether a request is a browser's asking for GraphiQL: a GET that accepts HTML. */
-export function wantsGraphiQL(method: string, accept: string | undefined): boolean {
-  return method === "GET" && accept !== undefined && /(^|,)\s*text\/html\s*(;|,|$)/i.test(accept);
 }
 
 /** GraphQL's own refusal (syntax, validation, operation, variables, caps): 400, or 200 for plain JSON clients. */

@@ -7,7 +7,7 @@
  */
 import { GraphQLError, type GraphQLResolveInfo } from "graphql";
 import type { ProgramId } from "../engine/context.js";
-import { DomainError, ERROR_CATALOG, type ErrorCode } from "../engine/errors.js";
+import { DomainError, ERROR_MESSAGES, type ErrorCode } from "../engine/errors.js";
 import type { Page, PageQuery } from "../engine/pagination.js";
 import type { ShopEngine } from "../engine/shop-engine.js";
 import { graphqlCursorOf, restCursorOf } from "./cursors.js";
@@ -140,14 +140,14 @@ function asFieldError(field: RootField, error: unknown, ctx: GraphQLContext): Gr
     return fieldError(code, error.message, error.details && asArgumentIssues(field, error.details));
   }
   ctx.onBug?.(error);
-  return fieldError("INTERNAL_ERROR", ERROR_CATALOG.INTERNAL_ERROR.message);
+  return fieldError("INTERNAL_ERROR", ERROR_MESSAGES.INTERNAL_ERROR);
 }
 
 function resolve(field: RootField, args: Args, ctx: GraphQLContext, decision: FieldDecision | undefined): unknown {
   if (decision?.error !== undefined) throw fieldError(decision.error, decision.reason ?? `forced for ${field}`);
   try {
     const issues = argumentIssues(field, args);
-    if (issues.length > 0) throw fieldError("VALIDATION_ERROR", ERROR_CATALOG.VALIDATION_ERROR.message, issues);
+    if (issues.length > 0) throw fieldError("VALIDATION_ERROR", ERROR_MESSAGES.VALIDATION_ERROR, issues);
     return CALLS[field](args, ctx.shop);
   } catch (error) {
     throw asFieldError(field, error, ctx);

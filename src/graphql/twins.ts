@@ -11,20 +11,14 @@ import * as customerRoutes from "../api/customers/customers.routes.js";
 import * as programRoutes from "../api/program/program.routes.js";
 import * as rewardRoutes from "../api/rewards/rewards.routes.js";
 import * as stampRoutes from "../api/stamps/stamps.routes.js";
-import type { FieldIssue } from "../engine/errors.js";
-import { zodDetails } from "../http/errors.js";
+import type { FieldProblem } from "../engine/errors.js";
+import { fieldIssues, type RequestLocation } from "../http/errors.js";
 import type { OperationId } from "../scenarios/schema.js";
 import { NOT_A_CURSOR, restCursorOf } from "./cursors.js";
 
-export const QUERY_FIELDS = [
-  "shop", "earnRules", "earnRule", "rewards", "reward", "tiers", "tier", "beacons", "customers", "customer",
-  "customerActivities", "rewardCodes",
-] as const;
-export const MUTATION_FIELDS = [
-  "updateCustomer", "awardStamps", "adjustStamps", "processActivity", "redeemReward", "grantReward",
-  "markRewardCodeUsed", "voidRewardCode", "setCustomerTier",
-] as const;
-export type RootField = (typeof QUERY_FIELDS)[number] | (typeof MUTATION_FIELDS)[number];
+import type { RootField } from "./root-fields.js";
+
+export { MUTATION_FIELDS, QUERY_FIELDS, type RootField } from "./root-fields.js";
 
 /** Where the twin takes one GraphQL argument. */
 export interface ArgumentTwin {
@@ -204,21 +198,21 @@ export function argumentIssues(field: RootField, args: Readonly<Record<string, u
   ] as const;
   for (const [schema, values, where] of checks) {
     const result = schema?.safeParse(values);
-    if (result?.success === false) issues.push(...asArgumentIssues(field, zodDetails(result.error, where)));
+    if (result?.success === false) issues.push(...asArgumentIssues(field, fieldIssues(result.error, where)));
   }
   return issues;
 }
 
 /**
- * REST's field issues (from the twin's schemas, or from the engine) named as GraphQL names the
- * arguments: `birthday_day` in the body is `input.birthdayDay`, and so in the messages too.
+ * REST's field issues (from the twin's schemas, placed; or from the engine, which names fields only)
+ * named as GraphQL names the arguments: `birthday_day` in the body is `input.birthdayDay`, and so in the messages too.
  */
-export function asArgumentIssues(field: RootField, details: readonly FieldIssue[]): ArgumentIssue[] {
+export function asArgumentIssues(field: RootField, details: readonly (FieldProblem & { in?: RequestLocation })[]): ArgumentIssue[] {
   const twin = REST_TWINS[field];
   const out: ArgumentIssue[] = [];
   for (const detail of details) {
     const [head, ...rest] = detail.path.split(".");
-    const found = Object.entries(twin.args).find(([, to]) => to.in === detail.in && to.name === head);
+    const found = Object.entries(twin.args).find(([, to]) => (detail.in === undefined || to.in === detail.in) && to.name === head);
     if (found?.[1].recordId) continue;
     out.push({ in: "argument", path: found ? [found[0], ...rest].join(".") : detail.path, message: renamed(twin, detail.message) });
   }

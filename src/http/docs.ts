@@ -1,13 +1,15 @@
 /**
- * Interactive API docs at `/doc`, served entirely from the installed swagger-ui-dist package so
+ * The OpenAPI document at `/openapi.json`, and interactive API docs at `/doc`, served entirely from the installed swagger-ui-dist package so
  * they work with no internet access. The Authorize button takes both API headers.
  * @module
  */
 import { readFile } from "node:fs/promises";
 import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
+import { createRoute } from "@hono/zod-openapi";
 import { sendNoRoute } from "./errors.js";
-import { createRouter } from "./router.js";
+import type { Mount } from "./mount.js";
+import { pathParams } from "./params.js";
 
 const ASSETS: Record<string, string> = {
   "swagger-ui.css": "text/css; charset=utf-8",
@@ -51,19 +53,23 @@ const INIT = `window.ui = SwaggerUIBundle({
   layout: "StandaloneLayout"
 });`;
 
-/** The docs page and its assets. */
-export function docsRouter() {
+/** Routes outside the public contract: mounted like any other, not documented. */
+const hidden = (path: string) => createRoute({ method: "get", path, hide: true, responses: { 200: { description: "" } } });
+const assetRoute = createRoute({ method: "get", path: "/doc/assets/{file}", hide: true, request: { params: pathParams({ file: {} }) }, responses: { 200: { description: "" } } });
+
+/** The OpenAPI document (`document(origin)`, with the server it was asked of), the docs page and its assets. */
+export function docsRouter(mount: Mount, document: (origin: string) => object) {
   const cache = new Map<string, Buffer>();
-  const router = createRouter();
-  router.get("/doc", (c) => c.html(PAGE));
-  router.get("/doc/init.js", (c) => c.body(INIT, 200, { "Content-Type": "text/javascript; charset=utf-8" }));
-  router.get("/doc/assets/:file", async (c) => {
-    const file = c.req.param("file");
-    const type = ASSETS[file];
-    if (!type) return sendNoRoute(c);
-    let data = cache.get(file);
-    if (!data) cache.set(file, (data = await readFile(join(assetDir(), file))));
-    return c.body(new Uint8Array(data), 200, { "Content-Type": type, "Cache-Control": "public, max-age=3600" });
-  });
-  return router;
+  return mount()
+    .route(hidden("/openapi.json"), (c) => c.json(document(new URL(c.req.url).origin)))
+    .route(hidden("/doc"), (c) => c.html(PAGE))
+    .route(hidden("/doc/init.js"), (c) => c.body(INIT, 200, { "Content-Type": "text/javascript; charset=utf-8" }))
+    .route(assetRoute, async (c) => {
+      const file = c.req.valid("param").file;
+      const type = ASSETS[file];
+      if (!type) return sendNoRoute(c);
+      let data = cache.get(file);
+      if (!data) cache.set(file, (data = await readFile(join(assetDir(), file))));
+      return c.body(new Uint8Array(data), 200, { "Content-Type": type, "Cache-Control": "public, max-age=3600" });
+    }).router;
 }

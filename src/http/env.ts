@@ -1,18 +1,50 @@
-/** @module Types of the values every request carries through the app. */
+/** @module The values every request carries through the app, and their types. */
+import type { IncomingMessage } from "node:http";
+import type { Context } from "hono";
 import type { Clock } from "../engine/clock.js";
-import type { DecisionNotes } from "../journal-trace.js";
-import type { DecidedBy } from "../journal.js";
+import type { DecisionNotes } from "./journal/notes.js";
 import type { ShopEngine } from "../engine/shop-engine.js";
-import type { OperationRef } from "../scenarios/operations.js";
-import type { Decision } from "../scenarios/registry.js";
+import type { DomainError } from "../engine/errors.js";
+import type { GraphQLFacts } from "./journal/record.js";
 import type { MaybePromise } from "./maybe-promise.js";
-import type { Outgoing } from "./respond.js";
+import type { FieldIssue } from "./errors.js";
+import type { OperationRef } from "./operation.js";
 
 /**
- * Read these with `c.get(...)`: hono builds a fresh object on every `c.var` access. They live in a
- * Map that grows (a rehash) once a request sets a fifth: a usual request sets four.
+ * What decided a request's answer: the route's handler (also its own domain errors, and the 404
+ * of a path no route has), a scenario rule, the `Prefer` header, the hourly quota (429), the
+ * credentials check (401, or 403 for API access and plan), the body limit (413), or the request's
+ * shape (422 before the handler: a body that is not JSON or breaks the schema, a bad `Prefer`).
  */
+export const DECIDERS = ["handler", "scenario", "prefer", "quota", "credentials", "bodyLimit", "validation"] as const;
+export type DecidedBy = (typeof DECIDERS)[number];
+
+/** A scenario rule, as a request and the journal name it. */
+export interface ScenarioRef {
+  scenario: string;
+  rule: number;
+  ruleName?: string;
+}
+
+/** What a request's response will carry, gathered while it runs (see respond.ts). */
+export interface Outgoing {
+  /** Response headers gathered so far (the request id, CORS, the quota). */
+  headers: Record<string, string>;
+  /** The JSON text of the response the app wrote, with `headers`; kept for the journal. */
+  text?: string;
+}
+
 export interface AppEnv {
+  /** What the caller hands over with the request: the Node server its `incoming`, an in-process caller its `signal`. */
+  Bindings: {
+    incoming?: IncomingMessage;
+    /** The caller's own AbortSignal (undici links the Request's copy to it only through a WeakRef). */
+    signal?: AbortSignal;
+  };
+  /**
+   * Read these with `c.get(...)`: hono builds a fresh object on every `c.var` access. They live in a
+   * Map that grows (a rehash) once a request sets a fifth: a usual request sets four.
+   */
   Variables: {
     clock: Clock;
     /** The shop the request's credentials identify (set by the credentials check). */
@@ -20,7 +52,7 @@ export interface AppEnv {
     /** The API operation the request is for, when it names one. */
     operation?: OperationRef;
     /** The scenario rule that decided the request, if any. */
-    decision?: Pick<Decision, "scenario" | "rule" | "ruleName">;
+    decision?: ScenarioRef;
     /** A network fault that answered instead of a response. */
     fault?: string;
     /** What answered, when not the handler (set only then: the usual request pays nothing). */
@@ -29,9 +61,13 @@ export interface AppEnv {
     replaceAnswer?: (handlers: Response) => MaybePromise<Response>;
     /** The handler's answer, when a scenario rule replaced it after it committed. */
     committed?: { status: number; text: string; type: string | null };
-    /** What the "why" trace cannot work out afterwards (journal-trace.ts); set only when there is some. */
+    /** What the "why" trace cannot work out afterwards (journal/notes.ts); set only when there is some. */
     notes?: DecisionNotes;
-    /** What the response will carry, gathered while the request runs (see http/respond.ts). */
+    /** What the response will carry, gathered while the request runs (see respond.ts). */
     out?: Outgoing;
+    /** Set by a route whose errors are not the REST envelope (GraphQL's): writes `sendError`'s refusals. */
+    writeError?: (c: Context<AppEnv>, error: DomainError, status: number, details?: FieldIssue[]) => Response;
+    /** A GraphQL request's operation, once known, for the journal and the log. */
+    graphql?: GraphQLFacts;
   };
 }

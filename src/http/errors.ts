@@ -1,17 +1,64 @@
 /**
- * The error envelope, written in one place for every failure: domain errors, validation
- * failures, unknown routes and bugs.
+ * Errors as HTTP answers, in one place: each code's status, where a refused field sits in the
+ * request, and the envelope every failure is written in (domain errors, refused input, unknown
+ * routes and bugs).
  * @module
  */
+import { z, type RouteConfig } from "@hono/zod-openapi";
 import type { Context } from "hono";
 import type { ContentfulStatusCode } from "hono/utils/http-status";
-import type { ZodError } from "zod";
 import { isoTimestamp } from "../engine/clock.js";
-import { DomainError, ERROR_CATALOG, type ControlErrorCode, type ErrorCode, type FieldIssue } from "../engine/errors.js";
-import type { DecidedBy } from "../journal.js";
-import { noteReason } from "../journal-trace.js";
-import type { AppEnv } from "./env.js";
+import { DomainError, ERROR_CODES, ERROR_MESSAGES, type ErrorCode, type FieldProblem } from "../engine/errors.js";
+import { topField, zodIssues } from "../zod-issues.js";
+import type { AppEnv, DecidedBy } from "./env.js";
+import type { MountedRoute } from "./operation.js";
+import { noteReason } from "./journal/notes.js";
 import { sendJson } from "./respond.js";
+
+type C = Context<AppEnv>;
+
+/** Each code's status, as production answers it (see upstream-facts.md). */
+export const ERROR_STATUS = {
+  UNAUTHORIZED: 401,
+  API_ACCESS_DISABLED: 403,
+  PLAN_UPGRADE_REQUIRED: 403,
+  NOT_FOUND: 404,
+  CUSTOMER_NOT_FOUND: 404,
+  TIER_NOT_FOUND: 404,
+  REWARD_CODE_NOT_FOUND: 404,
+  EARN_RULE_NOT_FOUND: 404,
+  REWARD_NOT_FOUND: 404,
+  PAYLOAD_TOO_LARGE: 413,
+  VALIDATION_ERROR: 422,
+  VOID_FAILED: 422,
+  ACTIVITY_NOT_AWARDED: 422,
+  INSUFFICIENT_STAMPS: 422,
+  RATE_LIMITED: 429,
+  INTERNAL_ERROR: 500,
+} as const satisfies Record<ErrorCode, ContentfulStatusCode>;
+
+/** Each code with its status and default message. */
+export const ERROR_CATALOG = Object.fromEntries(ERROR_CODES.map((code) => [code, { status: ERROR_STATUS[code], message: ERROR_MESSAGES[code] }])) as {
+  [K in ErrorCode]: { status: (typeof ERROR_STATUS)[K]; message: (typeof ERROR_MESSAGES)[K] };
+};
+
+/**
+ * Codes only the simulator's control API answers. Production never does, so they are no domain
+ * errors: neither a scenario nor a `Prefer` header can force them on the API.
+ */
+export const CONTROL_ERROR_CATALOG = {
+  FORBIDDEN: { status: 403, message: "The control API does not answer this caller" },
+} as const;
+
+export type ControlErrorCode = keyof typeof CONTROL_ERROR_CATALOG;
+
+/** Where a request carries a field. */
+export type RequestLocation = "body" | "query" | "path" | "header";
+
+/** One refused field, placed in the request: what the envelope's `details` list. */
+export interface FieldIssue extends FieldProblem {
+  in: RequestLocation;
+}
 
 export function errorBody(code: ErrorCode | ControlErrorCode, status: number, message: string, now: number, details?: FieldIssue[]) {
   return {
@@ -21,28 +68,65 @@ export function errorBody(code: ErrorCode | ControlErrorCode, status: number, me
   };
 }
 
+/** A VALIDATION_ERROR about one field, `where` the request carries it; `summary` is the error's own message. */
+export function invalidInput(where: RequestLocation, path: string, message: string, summary?: string): DomainError {
+  const issue: FieldIssue = { in: where, path, message };
+  return new DomainError("VALIDATION_ERROR", summary, [issue]);
+}
+
+/** zod issues of the request's input (`where` it came from), as field details; a missing field "is required". */
+export function fieldIssues(error: z.ZodError, where: RequestLocation): FieldIssue[] {
+  return zodIssues(error.issues, { missing: "is required" }).map((issue) => ({ in: where, ...issue }));
+}
+
+export function validationError(error: z.ZodError, where: RequestLocation): DomainError {
+  return new DomainError("VALIDATION_ERROR", undefined, fieldIssues(error, where));
+}
+
+/** The part of `request` whose schema has the field at the top of `path`; the body when none does. */
+function locate(request: RouteConfig["request"], path: string): RequestLocation {
+  const field = topField(path);
+  const media = request?.body?.content["application/json"];
+  const parts: [RequestLocation, unknown][] = [
+    ["body", media && "schema" in media ? media.schema : undefined],
+    ["query", request?.query],
+    ["path", request?.params],
+    ["header", request?.headers],
+  ];
+  for (const [where, schema] of parts) if (schema instanceof z.ZodObject && Object.hasOwn(schema.shape, field)) return where;
+  return "body";
+}
+
+/** The fields of `details` placed in the request: the engine names fields, the route says where they are. */
+function placed(details: readonly FieldProblem[], route: MountedRoute | undefined): FieldIssue[] {
+  return details.map((d) => ("in" in d ? (d as FieldIssue) : { in: locate(route?.request, d.path), path: d.path, message: d.message }));
+}
+
 /** The error's envelope; `decidedBy` names, for the journal, what answered when it was not the handler. */
-export function sendError(c: Context<AppEnv>, error: DomainError, decidedBy?: DecidedBy): Response {
+export function sendError(c: C, error: DomainError, decidedBy?: DecidedBy, route?: MountedRoute): Response {
   if (decidedBy !== undefined) c.set("decidedBy", decidedBy);
   if (error.reason !== undefined) noteReason(c, error.reason);
-  const body = errorBody(error.code, error.status, error.message, c.get("clock").now(), error.details);
-  return sendJson(c, body, error.status as ContentfulStatusCode);
+  const status = ERROR_STATUS[error.code];
+  const details = error.details && placed(error.details, route);
+  const write = c.get("writeError");
+  if (write !== undefined) return write(c, error, status, details);
+  return sendJson(c, errorBody(error.code, status, error.message, c.get("clock").now(), details), status);
+}
+
+/** A refusal only the control API answers. */
+export function sendControlError(c: C, code: ControlErrorCode, message: string): Response {
+  const { status } = CONTROL_ERROR_CATALOG[code];
+  return sendJson(c, errorBody(code, status, message, c.get("clock").now()), status);
+}
+
+/** Writes every failure in the error envelope; anything but a DomainError is a bug (`onBug`), a 500. */
+export function answerError(error: unknown, c: C, onBug?: (error: unknown) => void, route?: MountedRoute): Response {
+  if (error instanceof DomainError) return sendError(c, error, undefined, route);
+  onBug?.(error);
+  return sendError(c, new DomainError("INTERNAL_ERROR"));
 }
 
 /** The answer to a request no route has. */
-export function sendNoRoute(c: Context<AppEnv>): Response {
+export function sendNoRoute(c: C): Response {
   return sendError(c, new DomainError("NOT_FOUND", `No route for ${c.req.method} ${c.req.path}`));
-}
-
-/** zod issues as field details; "received undefined" becomes the plainer "is required". */
-export function zodDetails(error: ZodError, where: FieldIssue["in"]): FieldIssue[] {
-  return error.issues.map((issue) => {
-    const path = issue.path.map((p) => (typeof p === "number" ? `[${p}]` : String(p))).join(".").replace(/\.\[/g, "[");
-    const missing = issue.code === "invalid_type" && /received undefined/.test(issue.message);
-    return { in: where, path: path || "(root)", message: missing ? "is required" : issue.message };
-  });
-}
-
-export function validationError(error: ZodError, where: FieldIssue["in"]): DomainError {
-  return new DomainError("VALIDATION_ERROR", ERROR_CATALOG.VALIDATION_ERROR.message, zodDetails(error, where));
 }

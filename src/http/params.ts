@@ -1,5 +1,5 @@
 /**
- * Request pieces shared by several routes: path ids, cursor pagination and boolean flags.
+ * Request pieces shared by several routes: path parameters, cursor pagination and boolean flags.
  * @module
  */
 import { z } from "@hono/zod-openapi";
@@ -23,17 +23,33 @@ export const PageQuerySchema = z.object({
   hasCount: queryBoolean.optional().openapi({ description: "Include the total in `meta.pagination.count`" }),
 });
 
-export const CustomerParams = z.object({
-  id: z.string().openapi({ param: { name: "id", in: "path" }, example: "6677889900", description: "Commerce-platform customer id" }),
-});
+/** Schemas made by `pathParams`: strings without checks, which no path segment can fail. */
+const plainPathParams = new WeakSet<object>();
 
-export const CodeParams = CustomerParams.extend({
-  codeId: z.string().openapi({ param: { name: "codeId", in: "path" }, example: "100001", description: "Reward code id" }),
-});
+/**
+ * Path parameters that are plain strings, documented as given. The mount hands them to the handler
+ * as the router decoded them, without a zod parse.
+ */
+export function pathParams<K extends string>(params: Record<K, { example?: string; description?: string }>) {
+  const shape = {} as Record<K, z.ZodString>;
+  for (const name of Object.keys(params) as K[]) shape[name] = z.string().openapi({ param: { name, in: "path" }, ...params[name] });
+  const schema = z.object(shape);
+  plainPathParams.add(schema);
+  return schema;
+}
 
-export const IdParams = z.object({
-  id: z.string().openapi({ param: { name: "id", in: "path" }, example: "101" }),
-});
+/** Whether `schema` was made by `pathParams`. */
+export function isPlainPathParams(schema: object): boolean {
+  return plainPathParams.has(schema);
+}
+
+const customerId = { example: "6677889900", description: "Commerce-platform customer id" };
+
+export const CustomerParams = pathParams({ id: customerId });
+
+export const CodeParams = pathParams({ id: customerId, codeId: { example: "100001", description: "Reward code id" } });
+
+export const IdParams = pathParams({ id: { example: "101" } });
 
 /** The page query as the engine takes it. */
 export function pageQuery(q: z.infer<typeof PageQuerySchema>) {

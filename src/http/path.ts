@@ -1,7 +1,6 @@
 /**
- * The request path hono routes by. Hono's own `getPath` walks the URL a character at a time
- * looking for escapes (about 1.5% of a `GET /customers/{id}`); a path without `%` or `#`, the
- * usual one, is found here with native string searches, and any other is left to hono.
+ * The request path hono routes by: a path without `%` or `#`, the usual one, found with native
+ * string searches (hono's `getPath` walks the URL a character at a time); any other is hono's.
  * @module
  */
 import { getPath } from "hono/utils/url";

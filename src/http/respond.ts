@@ -1,22 +1,12 @@
 /**
- * Writing responses. Headers gathered while a request runs (request id, rate limit, CORS) are
- * kept in a plain object and handed over with the response, rather than set one by one on a
- * fetch `Headers` (hono's `c.header`): with a plain object the Node adapter writes them straight
- * out, which measured about 7 µs less per request. A JSON response's text is also kept on the
- * context, so the journal records exactly what was sent without cloning the response stream.
+ * Writing responses. Headers gathered while a request runs go out as one plain object, which the
+ * Node adapter writes straight out (hono's `c.header` builds a fetch `Headers`). A JSON response's
+ * text is kept on the context, so the journal records what was sent without cloning the stream.
  * @module
  */
 import type { Context } from "hono";
 import type { StatusCode } from "hono/utils/http-status";
-import type { AppEnv } from "./env.js";
-
-/** What a request's response will carry, gathered while it runs. */
-export interface Outgoing {
-  /** Response headers gathered so far (the request id, CORS, the quota). */
-  headers: Record<string, string>;
-  /** The JSON text of the response the app wrote, with `headers`; kept for the journal. */
-  text?: string;
-}
+import type { AppEnv, Outgoing } from "./env.js";
 
 function outgoing(c: Context<AppEnv>): Outgoing {
   let out = c.get("out");

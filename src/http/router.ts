@@ -1,88 +1,24 @@
 /**
- * The router factory every resource uses: one validation hook so every invalid input becomes the
- * same 422 VALIDATION_ERROR with field details, and helpers to declare routes with their
- * complete list of outcomes.
+ * Routers, API route contracts with their complete list of outcomes, and the success envelopes
+ * handlers answer with.
  * @module
  */
 import { OpenAPIHono, createRoute, type RouteConfig } from "@hono/zod-openapi";
-import type { Context, Handler, TypedResponse } from "hono";
+import type { Context, TypedResponse } from "hono";
 import type { JSONParsed } from "hono/utils/types";
 import type { z } from "@hono/zod-openapi";
 import { isoTimestamp } from "../engine/clock.js";
 import { JsonView } from "../engine/json-view.js";
 import type { Page } from "../engine/pagination.js";
-import { ERROR_CATALOG, type ErrorCode } from "../engine/errors.js";
+import type { ErrorCode } from "../engine/errors.js";
 import type { AppEnv } from "./env.js";
-import { sendError, validationError } from "./errors.js";
-import { andThen } from "./maybe-promise.js";
-import { parseJsonBody } from "./request-body.js";
+import { ERROR_STATUS } from "./errors.js";
 import { sendJsonText } from "./respond.js";
 import { ErrorEnvelopeSchema } from "./schemas.js";
 
-/** A router; `getPath` for the app at the top, the one that routes requests. */
+/** A router; `getPath` for the app at the top, the one that routes requests. Routes are added through a `Mount`. */
 export function createRouter(options: { getPath?: (request: Request) => string } = {}) {
-  const router = new OpenAPIHono<AppEnv>({
-    ...options,
-    defaultHook: (result, c) => {
-      if (!result.success) {
-        const where = result.target === "json" ? "body" : result.target === "param" ? "path" : result.target === "query" ? "query" : "header";
-        return sendError(c, validationError(result.error, where), "validation");
-      }
-      return undefined;
-    },
-  });
-  const openapi = router.openapi;
-  // Two kinds of input are checked here rather than by zod-openapi's validator middlewares, each an
-  // async layer with a closure and a promise of its own; the route is still documented from its
-  // schemas as usual (registered in full, then mounted hidden without them).
-  // - Path parameters that are plain strings cannot be refused: every path segment is one. Their
-  //   validator (an async zod parse, about 3 µs of a 30 µs `GET /customers/{id}`) is skipped and
-  //   the handler is handed the router's parameters.
-  // - A required JSON body is read and parsed in one step (see `parseJsonBody`), with the same
-  //   outcomes as the three layers it replaces.
-  router.openapi = ((route: RouteConfig & { hide?: boolean }, handler: Handler, hook?: Parameters<typeof openapi>[2]) => {
-    const { params, body, ...others } = route.request ?? {};
-    const plainParams = params !== undefined && onlyPlainStrings(params);
-    const bodySchema = hook === undefined ? requiredJsonSchema(body) : undefined;
-    if (!plainParams && !bodySchema) return openapi(route, handler as never, hook);
-    const { middleware: _middleware, hide, ...documented } = route;
-    if (!hide) router.openAPIRegistry.registerPath(documented);
-    const request = { ...others, ...(!plainParams && params && { params }), ...(!bodySchema && body && { body }) };
-    const withBody: Handler<AppEnv> = bodySchema
-      ? (c, next) => {
-          const checked = (result: z.ZodSafeParseResult<unknown>) => {
-            if (!result.success) return sendError(c, validationError(result.error, "body"), "validation");
-            c.req.addValidatedData("json", result.data as object);
-            return handler(c, next);
-          };
-          return andThen(parseJsonBody(c, bodySchema), checked);
-        }
-      : handler;
-    const passParams: Handler<AppEnv> = plainParams
-      ? (c, next) => {
-          // The gateway has decoded them already for the operation it names.
-          c.req.addValidatedData("param", c.get("operation")?.params ?? c.req.param());
-          return withBody(c, next);
-        }
-      : withBody;
-    return openapi({ ...route, hide: true, request }, passParams as never, hook);
-  }) as typeof openapi;
-  return router;
-}
-
-/** The schema of a body that is required and JSON only, given as a zod schema. */
-function requiredJsonSchema(body: NonNullable<RouteConfig["request"]>["body"]): z.ZodType | undefined {
-  if (!body?.required) return undefined;
-  const types = Object.keys(body.content);
-  const media = body.content["application/json"];
-  const schema = media && "schema" in media ? media.schema : undefined;
-  return types.length === 1 && schema instanceof Object && "_zod" in schema ? (schema as z.ZodType) : undefined;
-}
-
-/** An object schema whose every field is a string without checks. */
-function onlyPlainStrings(schema: unknown): boolean {
-  const shape = (schema as { shape?: Record<string, { _zod?: { def: { type: string; checks?: unknown[] } } }> }).shape;
-  return shape !== undefined && Object.values(shape).every((field) => field._zod?.def.type === "string" && !field._zod.def.checks?.length);
+  return new OpenAPIHono<AppEnv>(options);
 }
 
 export { API_BASE } from "./base.js";
@@ -123,7 +59,7 @@ type ApiRouteInput = Omit<RouteConfig, "responses"> & {
 };
 
 /** The statuses a route's error codes (and those of every API route) are answered with. */
-type ErrorStatus<I extends ApiRouteInput> = (typeof ERROR_CATALOG)[(I extends { errors: (infer C extends ErrorCode)[] } ? C : never) | (typeof COMMON_ERRORS)[number]]["status"];
+type ErrorStatus<I extends ApiRouteInput> = (typeof ERROR_STATUS)[(I extends { errors: (infer C extends ErrorCode)[] } ? C : never) | (typeof COMMON_ERRORS)[number]];
 
 type JsonResponse<S extends z.ZodType> = { description: string; content: { "application/json": { schema: S } } };
 
@@ -144,7 +80,7 @@ export function apiRoute<const I extends ApiRouteInput>(input: I): ApiRoute<I> {
   const { success, errors = [], ...rest } = input;
   const byStatus = new Map<number, ErrorCode[]>();
   for (const code of [...errors, ...COMMON_ERRORS]) {
-    const status = ERROR_CATALOG[code].status;
+    const status = ERROR_STATUS[code];
     byStatus.set(status, [...(byStatus.get(status) ?? []), code]);
   }
   const responses: Record<number, unknown> = {

@@ -8,7 +8,7 @@
 import { z } from "zod";
 import { CLOCK_MAX_MS, CLOCK_MIN_MS, isoTimestamp } from "../engine/clock.js";
 import { RECORD_ID, RECORD_ID_RULE } from "../engine/pagination.js";
-import { describeIssues, formatPath, MISSING_IS_REQUIRED } from "../fixtures/load.js";
+import { fieldPath, fileIssueLines, MISSING_IS_REQUIRED } from "../zod-issues.js";
 import { accessRecordSchema, programSchema } from "../fixtures/schema.js";
 import type { ShopData } from "../store/types.js";
 
@@ -103,7 +103,7 @@ export const MAX_PROBLEMS = 20;
  */
 export function stateProblems(state: unknown): string[] {
   const top = savedStateSchema.safeParse(state, MISSING_IS_REQUIRED);
-  if (!top.success) return describeIssues(top.error.issues);
+  if (!top.success) return fileIssueLines(top.error.issues);
   const shops = (state as { shops: SavedShop[] }).shops;
   const problems: string[] = [];
   shops.forEach((shop, s) => {
@@ -113,13 +113,13 @@ export function stateProblems(state: unknown): string[] {
         const slice = z.array(schema).safeParse(records.slice(start, start + SLICE), MISSING_IS_REQUIRED);
         if (!slice.success) {
           for (const issue of slice.error.issues) issue.path[0] = (issue.path[0] as number) + start;
-          problems.push(...describeIssues(slice.error.issues, ["shops", s, "data", key]));
+          problems.push(...fileIssueLines(slice.error.issues, ["shops", s, "data", key]));
         }
       }
     }
   });
   if (problems.length > 0) return problems;
-  return stateIssues(shops).map((issue) => `${formatPath(issue.path)}: ${issue.message}`);
+  return stateIssues(shops).map((issue) => `${fieldPath(issue.path)}: ${issue.message}`);
 }
 
 type SavedShop = { spec: { id: string; access: { apiKey: string } }; data: ShopData };

@@ -6,15 +6,14 @@
  */
 import type { Context } from "hono";
 import { DomainError, type ErrorCode } from "../engine/errors.js";
+import { API_BASE } from "../http/base.js";
 import type { AppEnv } from "../http/env.js";
-import type { Gate } from "../http/gateway.js";
 import { sendError } from "../http/errors.js";
+import type { Gate } from "../http/gateway.js";
+import { customerIdOf } from "../http/operation.js";
+import { bodyText, isJsonType, requestHeader } from "../http/request-input.js";
 import { sendJson, setHeader, takeSentJson } from "../http/respond.js";
-import { bodyText } from "../http/request-body.js";
-import { requestHeader } from "../http/request-headers.js";
-import { API_BASE } from "../http/router.js";
-import { noteSkips, type RuleSkip } from "../journal-trace.js";
-import { customerIdOf } from "./operations.js";
+import { noteSkips, type RuleSkip } from "../http/journal/notes.js";
 import { parsePrefer } from "./prefer.js";
 import type { Decision, RequestFacts, ScenarioRegistry } from "./registry.js";
 import type { Fault, Respond } from "./schema.js";
@@ -37,7 +36,12 @@ export interface ScenarioDeps {
  * to the caller's only through a WeakRef, which a garbage collection can break.
  */
 function clientSignal(c: Context<AppEnv>): AbortSignal {
-  return (c.env as { signal?: AbortSignal } | undefined)?.signal ?? c.req.raw.signal;
+  return c.env?.signal ?? c.req.raw.signal;
+}
+
+/** Waits `ms`, but stops early when the client gives up. */
+export function waitFor(c: Context<AppEnv>, ms: number): Promise<void> {
+  return sleep(ms, clientSignal(c));
 }
 
 /** Waits, but stops early when the client gives up. */
@@ -56,7 +60,7 @@ function sleep(ms: number, signal: AbortSignal): Promise<void> {
 
 async function facts(c: Context<AppEnv>, wantsBody: boolean): Promise<RequestFacts> {
   let body: unknown;
-  if (wantsBody && c.req.method !== "GET" && /json/i.test(requestHeader(c, "content-type") ?? "")) {
+  if (wantsBody && c.req.method !== "GET" && isJsonType(requestHeader(c, "content-type"))) {
     const text = await bodyText(c);
     try {
       body = text === "" ? undefined : JSON.parse(text);
@@ -99,8 +103,8 @@ async function fault(c: Context<AppEnv>, kind: Fault): Promise<Response> {
     // Never answer: hold the request until the client (or the server's shutdown) gives up.
     await new Promise<void>((resolve) => (signal.aborted ? resolve() : signal.addEventListener("abort", () => resolve(), { once: true })));
   }
-  const socket = (c.env as { incoming?: { socket?: { resetAndDestroy?: () => void; destroy: () => void } } } | undefined)?.incoming?.socket;
-  if (socket && kind === "connection_reset") (socket.resetAndDestroy ?? socket.destroy).call(socket);
+  const socket = c.env?.incoming?.socket;
+  if (socket && kind === "connection_reset") socket.resetAndDestroy();
   else if (socket) socket.destroy();
   return c.body(null, 599 as never, { [FAULT_HEADER]: kind });
 }
@@ -128,7 +132,11 @@ async function afterCommit(c: Context<AppEnv>, handlers: Response, respond: Resp
   return ownAnswer(c, respond, why)!;
 }
 
-async function apply(
+/**
+ * What `respond` (a rule's, or the `Prefer` header's) does to the whole request: waits, answers
+ * (an error, a raw status, a fault, a refusing limiter), or lets it through (undefined).
+ */
+export async function applyRespond(
   c: Context<AppEnv>,
   respond: Respond,
   limit: Decision["limit"],
@@ -163,7 +171,7 @@ async function apply(
 }
 
 /** The request's `Prefer` forcing, if any; a malformed header is the request's own fault (422). */
-function preferOf(c: Context<AppEnv>): Respond | undefined {
+export function preferOf(c: Context<AppEnv>): Respond | undefined {
   try {
     return parsePrefer(requestHeader(c, "prefer"));
   } catch (error) {
@@ -178,7 +186,7 @@ export function applyScenarios(deps: ScenarioDeps): Gate {
   const decide = async (c: Context<AppEnv>): Promise<Response | undefined> => {
     if (latency !== undefined) await sleep(registry.drawDelay(latency, c.get("shop").id), clientSignal(c));
     const preferred = preferOf(c);
-    if (preferred) return apply(c, preferred, undefined, "forced by the Prefer header", registry, "prefer");
+    if (preferred) return applyRespond(c, preferred, undefined, "forced by the Prefer header", registry, "prefer");
     const shopId = c.get("shop").id;
     if (!registry.hasScenarios(shopId)) return undefined;
     const skips: RuleSkip[] = [];
@@ -186,7 +194,7 @@ export function applyScenarios(deps: ScenarioDeps): Gate {
     noteSkips(c, skips);
     if (!decision) return undefined;
     c.set("decision", { scenario: decision.scenario, rule: decision.rule, ...(decision.ruleName !== undefined && { ruleName: decision.ruleName }) });
-    return apply(c, decision.respond, decision.limit, `forced by scenario "${decision.scenario}" rule ${decision.rule}`, registry, "scenario");
+    return applyRespond(c, decision.respond, decision.limit, `forced by scenario "${decision.scenario}" rule ${decision.rule}`, registry, "scenario");
   };
   // Most requests meet no latency, no Prefer header and no scenario: they pass without a promise.
   return (c) =>

@@ -7,8 +7,9 @@ import { readFileSync } from "node:fs";
 import { extname } from "node:path";
 import { parse as parseYaml, Parser, type CST } from "yaml";
 import type { ZodError } from "zod";
-import type { FieldIssue } from "../engine/errors.js";
+import type { FieldProblem } from "../engine/errors.js";
 import { MAX_JSON_DEPTH } from "../http/json-depth.js";
+import { zodIssues } from "../zod-issues.js";
 import { scenarioSchema, type Scenario } from "./schema.js";
 
 export class ScenarioError extends Error {
@@ -16,19 +17,15 @@ export class ScenarioError extends Error {
 
   constructor(
     readonly source: string,
-    readonly issues: FieldIssue[],
+    readonly issues: FieldProblem[],
   ) {
     super(`Scenario ${source} is not valid:\n${issues.map((i) => `  - ${i.path}: ${i.message}`).join("\n")}\nFix it and load it again.`);
   }
 }
 
-/** `rules[2].respond.error` style paths. */
-export function issuePath(path: readonly PropertyKey[]): string {
-  return path.map((p, i) => (typeof p === "number" ? `[${p}]` : `${i === 0 ? "" : "."}${String(p)}`)).join("") || "(root)";
-}
-
-export function scenarioIssues(error: ZodError): FieldIssue[] {
-  return error.issues.map((issue) => ({ in: "body", path: issuePath(issue.path), message: issue.message }));
+/** Each issue with its field's path, `rules[2].respond.error` style. */
+export function scenarioIssues(error: ZodError): FieldProblem[] {
+  return zodIssues(error.issues);
 }
 
 export function parseScenario(data: unknown, source: string): Scenario {
@@ -66,13 +63,13 @@ function yamlTooDeep(text: string): boolean {
 /** Text as YAML (a superset of JSON) or JSON. */
 export function parseScenarioText(text: string, format: "json" | "yaml", source: string): Scenario {
   if (format === "yaml" && yamlTooDeep(text)) {
-    throw new ScenarioError(source, [{ in: "body", path: "(root)", message: `nests deeper than ${MAX_YAML_DEPTH} levels, the limit for YAML scenarios` }]);
+    throw new ScenarioError(source, [{ path: "(root)", message: `nests deeper than ${MAX_YAML_DEPTH} levels, the limit for YAML scenarios` }]);
   }
   let data: unknown;
   try {
     data = format === "yaml" ? parseYaml(text) : JSON.parse(text);
   } catch (error) {
-    throw new ScenarioError(source, [{ in: "body", path: "(root)", message: `is not valid ${format.toUpperCase()}: ${(error as Error).message}` }]);
+    throw new ScenarioError(source, [{ path: "(root)", message: `is not valid ${format.toUpperCase()}: ${(error as Error).message}` }]);
   }
   return parseScenario(data, source);
 }
@@ -82,7 +79,7 @@ export function loadScenarioFile(path: string): Scenario {
   try {
     text = readFileSync(path, "utf8");
   } catch (error) {
-    throw new ScenarioError(path, [{ in: "body", path: "(file)", message: `cannot be read: ${(error as Error).message}` }]);
+    throw new ScenarioError(path, [{ path: "(file)", message: `cannot be read: ${(error as Error).message}` }]);
   }
   const ext = extname(path).toLowerCase();
   return parseScenarioText(text, ext === ".yaml" || ext === ".yml" ? "yaml" : "json", path);

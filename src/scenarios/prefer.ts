@@ -3,7 +3,8 @@
  * `delay=MS`, comma-separated. A malformed value is a 422, never silently ignored.
  * @module
  */
-import { ERROR_CATALOG, invalidField, type ErrorCode } from "../engine/errors.js";
+import { ERROR_CODES, type ErrorCode } from "../engine/errors.js";
+import { invalidInput } from "../http/errors.js";
 import { MAX_DELAY_MS, type Respond } from "./schema.js";
 
 export function parsePrefer(header: string | undefined): Respond | undefined {
@@ -13,10 +14,10 @@ export function parsePrefer(header: string | undefined): Respond | undefined {
     const [rawKey, ...rest] = part.split("=");
     const key = rawKey?.trim().toLowerCase() ?? "";
     const value = rest.join("=").trim().replace(/^"(.*)"$/, "$1");
-    const bad = (why: string) => invalidField("header", "Prefer", `${part.trim() || "(empty)"}: ${why}`);
+    const bad = (why: string) => invalidInput("header", "Prefer", `${part.trim() || "(empty)"}: ${why}`);
     if (key in out || (key === "delay" && "delayMs" in out)) throw bad("is given twice");
     if (key === "error") {
-      if (!(value in ERROR_CATALOG)) throw bad(`unknown error code; use one of ${Object.keys(ERROR_CATALOG).join(", ")}`);
+      if (!ERROR_CODES.includes(value as ErrorCode)) throw bad(`unknown error code; use one of ${ERROR_CODES.join(", ")}`);
       out.error = value as ErrorCode;
     } else if (key === "status") {
       if (!/^\d{3}$/.test(value) || Number(value) < 200 || Number(value) > 599) throw bad("must be an HTTP status from 200 to 599 (a 1xx status is not a final answer)");
@@ -29,7 +30,7 @@ export function parsePrefer(header: string | undefined): Respond | undefined {
     }
   }
   if (out.error !== undefined && out.status !== undefined) {
-    throw invalidField("header", "Prefer", "takes error or status, not both");
+    throw invalidInput("header", "Prefer", "takes error or status, not both");
   }
   return out;
 }

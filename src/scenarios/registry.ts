@@ -8,9 +8,11 @@
  */
 import { seededRandom, type RandomSource } from "../engine/random.js";
 import type { Clock } from "../engine/clock.js";
+import { GRAPHQL_PATH } from "../http/base.js";
+import { FixedWindow } from "../http/fixed-window.js";
 import type { Respond, Rule, Scenario } from "./schema.js";
 import { pathGlob, type PathGlob } from "./glob.js";
-import type { RuleSkip } from "../journal-trace.js";
+import type { RuleSkip } from "../http/journal/notes.js";
 
 /** What a rule can match on, gathered once per request. */
 export interface RequestFacts {
@@ -25,6 +27,8 @@ export interface RequestFacts {
   query: Record<string, string>;
   /** The parsed JSON body; only read when a rule matches on the body (see `wantsBody`). */
   body: unknown;
+  /** For a GraphQL root field (matched as its REST twin): its operation's name and the field. */
+  graphql?: { operationName: string | null; field: string };
 }
 
 interface RuleState {
@@ -35,7 +39,8 @@ interface RuleState {
   matches: number;
   /** Requests the rule decided. */
   hits: number;
-  window?: { start: number; count: number };
+  /** For a rateLimit rule, made on its first decision. */
+  window?: FixedWindow;
 }
 
 interface Active {
@@ -89,18 +94,20 @@ export function partialMatch(expected: unknown, actual: unknown): boolean {
 }
 
 /** The `match` fields in the order they are checked. */
-export type MatchField = "operation" | "method" | "path" | "customerId" | "apiKey" | "headers" | "query" | "body";
+export type MatchField = "operation" | "method" | "path" | "customerId" | "apiKey" | "headers" | "query" | "body" | "api" | "graphql";
 
 /** The first field of `match` the request does not meet, or undefined when it matches (`path`: the rule's glob). */
 export function firstMismatch(m: Rule["match"], path: PathGlob | undefined, facts: RequestFacts): MatchField | undefined {
   if (m.operation !== undefined && m.operation !== facts.operation) return "operation";
   if (m.method !== undefined && m.method !== facts.method) return "method";
-  if (path && !path.test(facts.path)) return "path";
+  if (path && !path.test(facts.path) && !(facts.graphql && m.path === GRAPHQL_PATH)) return "path";
   if (m.customerId !== undefined && m.customerId !== facts.customerId) return "customerId";
   if (m.apiKey !== undefined && m.apiKey !== facts.apiKey) return "apiKey";
   if (m.headers && !Object.entries(m.headers).every(([k, v]) => facts.header(k) === v)) return "headers";
   if (m.query && !Object.entries(m.query).every(([k, v]) => own(facts.query, k) === v)) return "query";
   if (m.body && !partialMatch(m.body, facts.body)) return "body";
+  if (m.api !== undefined && m.api !== (facts.graphql ? "graphql" : "rest")) return "api";
+  if (m.graphql && !(facts.graphql && (m.graphql.operationName === undefined || m.graphql.operationName === facts.graphql.operationName) && (m.graphql.field === undefined || m.graphql.field === facts.graphql.field))) return "graphql";
   return undefined;
 }
 
@@ -241,24 +248,16 @@ export class ScenarioRegistry {
           rule: state.index,
           ...(rule.name !== undefined && { ruleName: rule.name }),
           respond: rule.respond,
-          ...(rule.respond.rateLimit && { limit: this.#window(state, rule.respond.rateLimit, this.clockOf(facts.shopId).now()) }),
+          ...(rule.respond.rateLimit && { limit: this.#limit(state, rule.respond.rateLimit, this.clockOf(facts.shopId).now()) }),
         };
       }
     }
     return undefined;
   }
 
-  #window(state: RuleState, config: { limit: number; windowSeconds: number }, now: number) {
-    const length = config.windowSeconds * 1000;
-    if (!state.window || now >= state.window.start + length || now < state.window.start) state.window = { start: now, count: 0 };
-    const allowed = state.window.count < config.limit;
-    if (allowed) state.window.count++;
-    return {
-      allowed,
-      limit: config.limit,
-      remaining: config.limit - state.window.count,
-      retryAfterSeconds: Math.max(1, Math.ceil((state.window.start + length - now) / 1000)),
-    };
+  #limit(state: RuleState, config: { limit: number; windowSeconds: number }, now: number): NonNullable<Decision["limit"]> {
+    state.window ??= new FixedWindow();
+    return { limit: config.limit, ...state.window.hit(config.limit, config.windowSeconds * 1000, now) };
   }
 
   /** A delay in ms: a number, or drawn from [min, max] by the shop's random stream. */

@@ -8,6 +8,7 @@ import { z } from "zod";
 import { ERROR_CODES } from "../engine/errors.js";
 import { jsonValue, matchObject, NO_BODY_STATUSES, responseHeaders, stringRecord } from "./field-checks.js";
 import { MAX_GLOB_LENGTH } from "./glob.js";
+import { ROOT_FIELDS } from "../graphql/root-fields.js";
 
 export const OPERATION_IDS = [
   "listCustomers", "getCustomer", "updateCustomer", "setCustomerTier", "awardStamps", "adjustStamps",
@@ -51,6 +52,14 @@ export const matchSchema = z
     headers: stringRecord().optional().describe("Header name (any case) to exact value"),
     body: matchObject().optional().describe("Partial deep match of the JSON body"),
     query: stringRecord().optional().describe("Query parameter to exact value"),
+    api: z.enum(["rest", "graphql"]).optional().describe("Only requests of this API; absent: both (a GraphQL root field is matched as its REST twin)"),
+    graphql: z
+      .strictObject({
+        operationName: z.string().min(1).optional().describe("The executed operation's name, exactly"),
+        field: z.enum(ROOT_FIELDS).optional().describe("A root field of the GraphQL schema"),
+      })
+      .optional()
+      .describe("Only GraphQL root fields: of this operation, this field"),
   })
   .describe("All given fields must hold");
 

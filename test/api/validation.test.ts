@@ -108,7 +108,7 @@ const rows: Row[] = [
     path: award,
     raw: { text: '{"stamps": 5}', type: "text/plain" },
     message: "Request body must be JSON",
-    details: [["header", "Content-Type", "must be application/json, got text/plain"]],
+    details: [["header", "Content-Type", 'must be application/json (optionally with "; charset=utf-8"), got text/plain']],
   },
   {
     name: "a form body",
@@ -116,9 +116,9 @@ const rows: Row[] = [
     path: patch,
     raw: { text: "excluded=true", type: "application/x-www-form-urlencoded" },
     message: "Request body must be JSON",
-    details: [["header", "Content-Type", "must be application/json, got application/x-www-form-urlencoded"]],
+    details: [["header", "Content-Type", 'must be application/json (optionally with "; charset=utf-8"), got application/x-www-form-urlencoded']],
   },
-  // These pass the first JSON check but not @hono/zod-openapi's media-type gate (once a 500).
+  // Not JSON by the one rule, whether the body is empty or not (once a 500).
   ...(
     [
       ["award", award, "", "text/plain"],

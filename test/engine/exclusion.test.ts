@@ -39,7 +39,7 @@ describe.each(["removed", "merged"] as const)("a %s customer", (how) => {
     const { shop, id, codeId, message } = setup(how);
     const snapshot = JSON.stringify(shop.store.data);
     const error = refusal(() => operation(shop, id, codeId));
-    expect(error).toMatchObject({ code: "ACTIVITY_NOT_AWARDED", status: 422, message });
+    expect(error).toMatchObject({ code: "ACTIVITY_NOT_AWARDED", message });
     expect(JSON.stringify(shop.store.data)).toBe(snapshot);
   });
 
@@ -122,8 +122,8 @@ describe("PATCH birthday", () => {
     const { shop, id } = customer();
     const snapshot = JSON.stringify(shop.store.data);
     const error = refusal(() => shop.updateCustomer(id, { birthday: { month, day }, excluded: true }));
-    expect(error).toMatchObject({ code: "VALIDATION_ERROR", status: 422, message: "Request validation failed" });
-    expect(error.details).toEqual([{ in: "body", path: "birthday_day", message: `month ${month} has at most ${max} days` }]);
+    expect(error).toMatchObject({ code: "VALIDATION_ERROR", message: "Request validation failed" });
+    expect(error.details).toEqual([{ path: "birthday_day", message: `month ${month} has at most ${max} days` }]);
     expect(JSON.stringify(shop.store.data)).toBe(snapshot);
     expect(shop.getCustomer(id).value).toMatchObject({ dateOfBirth: "15-01", state: "active" });
   });
@@ -132,7 +132,6 @@ describe("PATCH birthday", () => {
     const { shop } = customer();
     expect(refusal(() => shop.updateCustomer("77", { excluded: true }))).toMatchObject({
       code: "CUSTOMER_NOT_FOUND",
-      status: 404,
       message: "Customer 77 not found",
     });
   });

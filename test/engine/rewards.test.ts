@@ -66,7 +66,6 @@ describe("redeem", () => {
     const same = unchanged();
     expect(refusal(() => shop.redeemReward(id, rewardId))).toMatchObject({
       code: "REWARD_NOT_FOUND",
-      status: 404,
       message: `Reward ${rewardId} is only available to ${tierName} tier members and above`,
     });
     same();
@@ -89,7 +88,7 @@ describe("redeem", () => {
   ] as const)("%s of an unknown reward: REWARD_NOT_FOUND", (_n, method) => {
     const { shop, id, unchanged } = setup(50);
     const same = unchanged();
-    expect(refusal(() => shop[method](id, 999))).toMatchObject({ code: "REWARD_NOT_FOUND", status: 404, message: "Reward 999 not found" });
+    expect(refusal(() => shop[method](id, 999))).toMatchObject({ code: "REWARD_NOT_FOUND", message: "Reward 999 not found" });
     same();
   });
 
@@ -103,7 +102,6 @@ describe("redeem", () => {
     const same = unchanged();
     expect(refusal(() => shop.redeemReward(id, rewardId, amount))).toMatchObject({
       code: "INSUFFICIENT_STAMPS",
-      status: 422,
       message: `Customer ${id} has ${start} stamps; ${name} costs ${cost}`,
     });
     same();
@@ -117,8 +115,8 @@ describe("redeem", () => {
     const { shop, id, unchanged } = setup(500);
     const same = unchanged();
     const error = refusal(() => shop.redeemReward(id, 106, amount));
-    expect(error).toMatchObject({ code: "VALIDATION_ERROR", status: 422 });
-    expect(error.details).toEqual([{ in: "body", path: "variable_amount", message }]);
+    expect(error).toMatchObject({ code: "VALIDATION_ERROR" });
+    expect(error.details).toEqual([{ path: "variable_amount", message }]);
     same();
   });
 });
@@ -167,7 +165,6 @@ describe("the life of a code", () => {
     const same = unchanged();
     expect(refusal(() => shop.voidRewardCode(id, code))).toMatchObject({
       code: "VOID_FAILED",
-      status: 422,
       message: `Reward code ${code} was already voided`,
     });
     // Using a voided code is the same no-op as using a used one.
@@ -183,7 +180,6 @@ describe("the life of a code", () => {
     const same = unchanged();
     expect(refusal(() => shop.voidRewardCode(id, code))).toMatchObject({
       code: "VOID_FAILED",
-      status: 422,
       message: `Reward code ${code} was already used and cannot be voided`,
     });
     same();
@@ -211,7 +207,6 @@ describe("the life of a code", () => {
     for (const [who, codeId] of [[other, code], [id, 999_999]] as const) {
       expect(refusal(() => shop[method](who, codeId))).toMatchObject({
         code: "REWARD_CODE_NOT_FOUND",
-        status: 404,
         message: `Reward code ${codeId} not found for customer ${who}`,
       });
     }

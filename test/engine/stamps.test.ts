@@ -96,7 +96,7 @@ describe("refusals change nothing", () => {
     const ids = ledger().map((a) => a.id);
     const snapshot = JSON.stringify(shop.store.data);
     const error = refusal(() => shop.adjustStamps(id, { stamps }));
-    expect(error).toMatchObject({ code: "INSUFFICIENT_STAMPS", status: 422 });
+    expect(error).toMatchObject({ code: "INSUFFICIENT_STAMPS" });
     expect(error.message).toBe(`Customer ${id} has ${start} stamps; ${-stamps} are needed`);
     expect(record.balance).toBe(start);
     expect(ledger().map((a) => a.id)).toEqual(ids);
@@ -112,8 +112,8 @@ describe("refusals change nothing", () => {
     const length = ledger().length;
     const snapshot = JSON.stringify(shop.store.data);
     const error = refusal(() => shop[method](id, { stamps }));
-    expect(error).toMatchObject({ code: "VALIDATION_ERROR", status: 422, message: "Request validation failed" });
-    expect(error.details).toEqual([{ in: "body", path: "stamps", message: `would take the balance beyond ${MAX}` }]);
+    expect(error).toMatchObject({ code: "VALIDATION_ERROR", message: "Request validation failed" });
+    expect(error.details).toEqual([{ path: "stamps", message: `would take the balance beyond ${MAX}` }]);
     expect(shop.getCustomer(id).value.stampBalance).toBe(start);
     expect(ledger()).toHaveLength(length);
     expect(JSON.stringify(shop.store.data)).toBe(snapshot);
@@ -123,7 +123,7 @@ describe("refusals change nothing", () => {
     const { shop } = setup(3);
     const snapshot = JSON.stringify(shop.store.data);
     const error = refusal(() => shop[method]("1234567890", { stamps: 1 }));
-    expect(error).toMatchObject({ code: "CUSTOMER_NOT_FOUND", status: 404, message: "Customer 1234567890 not found" });
+    expect(error).toMatchObject({ code: "CUSTOMER_NOT_FOUND", message: "Customer 1234567890 not found" });
     expect(JSON.stringify(shop.store.data)).toBe(snapshot);
   });
 });

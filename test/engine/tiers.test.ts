@@ -161,8 +161,8 @@ describe("setCustomerTier", () => {
   });
 
   it.each([
-    ["unknown tier", "alan", 99, { code: "TIER_NOT_FOUND", status: 404, message: "Tier 99 not found" }],
-    ["unknown customer", "123", 2, { code: "CUSTOMER_NOT_FOUND", status: 404, message: "Customer 123 not found" }],
+    ["unknown tier", "alan", 99, { code: "TIER_NOT_FOUND", message: "Tier 99 not found" }],
+    ["unknown customer", "123", 2, { code: "CUSTOMER_NOT_FOUND", message: "Customer 123 not found" }],
   ] as const)("%s: refused, nothing changes", (_n, who, tierId, expected) => {
     const { shop, id } = setup(30);
     const snapshot = JSON.stringify(shop.store.data);

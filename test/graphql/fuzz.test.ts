@@ -10,7 +10,7 @@
 import fc from "fast-check";
 import { getNamedType, GraphQLObjectType, isNonNullType, type GraphQLField } from "graphql";
 import { describe, expect, it } from "vitest";
-import { ERROR_CATALOG } from "../../src/engine/errors.js";
+import { ERROR_CATALOG } from "../../src/http/errors.js";
 import { MUTATION_FIELDS, QUERY_FIELDS, schema, type RootField } from "../../src/graphql/index.js";
 import { graphqlCursor, graphqlSim } from "./graphql-sim.js";
 

@@ -1,18 +1,17 @@
 /**
  * GraphiQL's page and files as the GraphQL module hands them out (phase 2 mounts them at
  * `GET /graphql`, `/graphql/init.js`, `/graphql/assets/*`): local files only, no inline script,
- * the shop's headers prefilled; and in a real browser, served with `script-src 'self'; worker-src
- * 'self'` by a bare test server, it renders offline and runs its default query (check 36).
+ * the shop's headers prefilled; and in a real browser, from the simulator's own routes under
+ * `script-src 'self'; worker-src 'self'`, it renders offline and runs its default query through the
+ * gateway (check 36).
  * @module
  */
-import { createServer, type Server } from "node:http";
-import type { AddressInfo } from "node:net";
 import * as bundle from "@graphql-yoga/render-graphiql/graphiql";
 import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { DocumentCache, graphiqlAsset, graphiqlInit, graphiqlPage, graphqlSchemaFile, handleGraphQLRequest, printedSchema } from "../../src/graphql/index.js";
+import { graphiqlAsset, graphiqlInit, graphiqlPage, graphqlSchemaFile, printedSchema } from "../../src/graphql/index.js";
+import { startSimulator } from "../../src/server.js";
 import { BROWSER_START_MS, launchBrowser } from "../support/browser.js";
-import { createTestSim } from "../support/sim.js";
 
 const refs = (html: string) => [...html.matchAll(/\b(?:src|href)="([^"]*)"/g)].map((m) => m[1]!);
 const CREDENTIALS = { apiKey: "sim_key", apiSecret: "sim_secret" };
@@ -62,55 +61,20 @@ describe("GraphiQL's page and files", () => {
   });
 });
 
-/**
- * A bare server for the page: the GraphiQL routes phase 2 mounts, a strict script policy, and
- * POST /graphql answering only with both API headers (as the gateway will).
- */
-function graphiqlServer(): Server {
-  const { shop } = createTestSim({ customers: 5 });
-  const cache = new DocumentCache();
-  return createServer(async (req, res) => {
-    const path = new URL(req.url ?? "/", "http://x").pathname;
-    const send = (status: number, type: string, body: string | Uint8Array, headers: Record<string, string> = {}) => {
-      res.writeHead(status, { "Content-Type": type, "Content-Security-Policy": "script-src 'self'; worker-src 'self'", ...headers });
-      res.end(body);
-    };
-    if (req.method === "GET" && path === "/graphql") return send(200, ...(Object.values(graphiqlPage()) as [string, string]));
-    if (req.method === "GET" && path === "/graphql/init.js") return send(200, ...(Object.values(graphiqlInit(CREDENTIALS)) as [string, string]));
-    if (req.method === "GET" && path.startsWith("/graphql/assets/")) {
-      const file = await graphiqlAsset(path.slice("/graphql/assets/".length));
-      return file ? send(200, file.contentType, file.body) : send(404, "text/plain", "no such file");
-    }
-    if (req.method === "POST" && path === "/graphql") {
-      if (req.headers["x-api-key"] !== "sim_key" || req.headers["x-api-secret"] !== "sim_secret") return send(401, "application/json", '{"errors":[{"message":"UNAUTHORIZED"}]}');
-      const chunks: Buffer[] = [];
-      for await (const chunk of req) chunks.push(chunk as Buffer);
-      const answer = await handleGraphQLRequest(
-        { method: "POST", contentType: req.headers["content-type"], accept: req.headers.accept, bodyText: Buffer.concat(chunks).toString("utf8") },
-        { shop },
-        cache,
-      );
-      return send(answer.status, answer.headers["Content-Type"]!, answer.body);
-    }
-    return send(404, "text/plain", "no route");
-  });
-}
-
 describe("GraphiQL in a real browser (Chromium)", () => {
   let browser: Browser | undefined;
-  let server: Server | undefined;
+  let sim: Awaited<ReturnType<typeof startSimulator>> | undefined;
   let origin = "";
   beforeAll(async () => {
     browser = await launchBrowser();
   }, BROWSER_START_MS);
   beforeAll(async () => {
-    server = graphiqlServer();
-    await new Promise<void>((done) => server!.listen(0, "127.0.0.1", done));
-    origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    sim = await startSimulator({ customers: 5, logLevel: "silent" });
+    origin = sim.url;
   });
   afterAll(async () => {
     await browser?.close();
-    await new Promise((done) => server?.close(done));
+    await sim?.close();
   });
 
   // A generous bound, only to fail instead of hanging: the 5 MB bundle takes seconds to parse here.
@@ -121,6 +85,11 @@ describe("GraphiQL in a real browser (Chromium)", () => {
     const requests: string[] = [];
     const problems: string[] = [];
     page.on("request", (r) => requests.push(r.url()));
+    // The simulator's own routes, served under a strict script policy: no inline script, no other origin.
+    await page.route(`${origin}/**`, async (route) => {
+      const response = await route.fetch();
+      await route.fulfill({ response, headers: { ...response.headers(), "content-security-policy": "script-src 'self'; worker-src 'self'" } });
+    });
     page.on("pageerror", (e) => problems.push(e.message));
     page.on("console", (m) => {
       if (m.type() === "error") problems.push(m.text());

@@ -7,7 +7,8 @@
 import { createRoute, OpenAPIHono, z } from "@hono/zod-openapi";
 import { describe, expect, it } from "vitest";
 import type { AppEnv } from "../../src/http/env.js";
-import { createGateway, throughGateway, type Gate } from "../../src/http/gateway.js";
+import { createGateway, type Gate } from "../../src/http/gateway.js";
+import { createMount } from "../../src/http/mount.js";
 import { setHeader } from "../../src/http/respond.js";
 
 /** A gate that notes it ran, and answers with `status` when given one. */
@@ -29,8 +30,8 @@ function harness(gates: (gate: GateMaker, later: GateMaker) => { api: Gate[]; ev
   const gateway = createGateway({
     everyRequest: [(c) => void setHeader(c, "X-Request-Id", "req_1"), ...everyRequest],
     recorder: {
-      begin: (c, operation) => {
-        if (operation) c.set("operation", operation);
+      begin: (c, route) => {
+        if (route?.operationId) c.set("operation", { operationId: route.operationId, template: route.template, params: c.req.param() });
         return { started: 0, at: 0 };
       },
       finish: (c) => {
@@ -38,43 +39,42 @@ function harness(gates: (gate: GateMaker, later: GateMaker) => { api: Gate[]; ev
         recorded.push({ path: c.req.path, status: c.res.status, ...(operation && { operation: `${operation.operationId} ${JSON.stringify(operation.params)}` }) });
       },
     },
-    apiGates: api,
+    api,
+    other: [],
     onError: (error, c) => c.json({ error: String(error) }, 500),
   });
-  const apiRouter = new OpenAPIHono<AppEnv>({
-    defaultHook: (result, c) => (result.success ? undefined : c.json({ invalid: result.target }, 422)),
-  });
-  apiRouter.get("/thing", (c) => {
-    seen.push("handler");
-    return c.json({ ok: true });
-  });
-  apiRouter.get("/boom", () => {
-    seen.push("boom");
-    throw new Error("handler broke");
-  });
-  // A documented route with a validator in front of its handler (a chain of two).
-  apiRouter.openapi(
-    createRoute({
-      method: "get",
-      path: "/things/{id}",
-      operationId: "getThing",
-      request: { params: z.object({ id: z.string() }), query: z.object({ n: z.string().regex(/^\d+$/) }) },
-      responses: { 200: { description: "a thing" } },
-    }),
-    (c) => {
-      seen.push("getThing");
-      return c.json({ id: c.req.valid("param").id, n: Number(c.req.valid("query").n) }, 200);
-    },
-  );
-  const docs = new OpenAPIHono<AppEnv>();
-  docs.get("/docs", (c) => {
+  const hidden = (path: string) => createRoute({ method: "get", path, hide: true, responses: { 200: { description: "" } } });
+  const apiRouter = createMount({ wrap: gateway.api, base: "/api" })()
+    .route(hidden("/thing"), (c) => {
+      seen.push("handler");
+      return c.json({ ok: true });
+    })
+    .route(hidden("/boom"), () => {
+      seen.push("boom");
+      throw new Error("handler broke");
+    })
+    // A documented route whose input is checked in front of its handler.
+    .route(
+      createRoute({
+        method: "get",
+        path: "/things/{id}",
+        operationId: "getThing",
+        request: { params: z.object({ id: z.string() }), query: z.object({ n: z.string().regex(/^\d+$/) }) },
+        responses: { 200: { description: "a thing" } },
+      }),
+      (c) => {
+        seen.push("getThing");
+        return c.json({ id: c.req.valid("param").id, n: Number(c.req.valid("query").n) }, 200);
+      },
+    ).router;
+  const docs = createMount({ wrap: gateway.other, base: "" })().route(hidden("/docs"), (c) => {
     seen.push("docs");
     return c.text("docs");
-  });
+  }).router;
   const app = new OpenAPIHono<AppEnv>();
-  app.route("/api", throughGateway(apiRouter, "/api", gateway.api, true));
-  app.route("/", throughGateway(docs, "", gateway.plain));
-  app.notFound((c) => gateway.plain(c, () => c.json({ notFound: true }, 404)));
+  app.route("/api", apiRouter);
+  app.route("/", docs);
+  app.notFound((c) => gateway.other(c, () => c.json({ notFound: true }, 404)));
   return { app, seen, recorded };
 }
 
@@ -158,23 +158,23 @@ describe("the gateway", () => {
     expect(t.recorded).toEqual([{ path: "/api/boom", status: 500 }]);
   });
 
-  it("runs a route's validator after the gates: its refusal ends the request and is recorded with the operation", async () => {
+  it("checks a route's input after the gates: its refusal ends the request and is recorded with the operation", async () => {
     const t = harness((gate) => ({ api: [gate("a")] }));
     const refused = await t.app.request("/api/things/x%20y?n=seven");
-    expect(refused.status).toBe(422);
-    expect(await refused.json()).toEqual({ invalid: "query" });
+    expect(refused.status).toBe(500);
+    expect(await refused.json()).toEqual({ error: expect.stringMatching(/^DomainError: Request validation failed/) });
     expect(refused.headers.get("X-Request-Id")).toBe("req_1");
     const res = await t.app.request("/api/things/x%20y?n=7");
     expect(res.status).toBe(200);
     expect(await res.json()).toEqual({ id: "x y", n: 7 });
     expect(t.seen).toEqual(["a", "a", "getThing"]);
     expect(t.recorded).toEqual([
-      { path: "/api/things/x y", status: 422, operation: 'getThing {"id":"x y"}' },
+      { path: "/api/things/x y", status: 500, operation: 'getThing {"id":"x y"}' },
       { path: "/api/things/x y", status: 200, operation: 'getThing {"id":"x y"}' },
     ]);
   });
 
-  it("a gate's early answer keeps the route's validator and handler from running", async () => {
+  it("a gate's early answer keeps the route's input checks and handler from running", async () => {
     const t = harness((gate) => ({ api: [gate("auth", 401)] }));
     const res = await t.app.request("/api/things/1?n=seven");
     expect(res.status).toBe(401);

@@ -12,7 +12,7 @@ import { Hono } from "hono";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { AppEnv } from "../../src/http/env.js";
 import { nodeServerOptions } from "../../src/http/node-server.js";
-import { bodyText } from "../../src/http/request-body.js";
+import { bodyText } from "../../src/http/request-input.js";
 
 let server: ServerType;
 let port: number;

@@ -10,7 +10,7 @@ import { Hono } from "hono";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { AppEnv } from "../../src/http/env.js";
 import { nodeServerOptions } from "../../src/http/node-server.js";
-import { requestHeader } from "../../src/http/request-headers.js";
+import { requestHeader } from "../../src/http/request-input.js";
 
 const NAMES = ["x-api-key", "prefer", "content-type", "x-missing", "x-api-kez", "constructor", "origin"];
 

@@ -19,7 +19,8 @@
 import { readFileSync } from "node:fs";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { ERROR_CATALOG, type ErrorCode } from "../../src/engine/errors.js";
+import type { ErrorCode } from "../../src/engine/errors.js";
+import { ERROR_CATALOG } from "../../src/http/errors.js";
 import type { CustomerRecord } from "../../src/store/types.js";
 import { assertMatchesContract } from "../support/openapi-check.js";
 import { BASE, createTestSim, NOW, NOW_ISO, type CallResult, type TestSim } from "../support/sim.js";

@@ -6,7 +6,8 @@
 import { existsSync, readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
-import { ERROR_CATALOG, ERROR_CODES, type ErrorCode } from "../../src/engine/errors.js";
+import { ERROR_CODES, type ErrorCode } from "../../src/engine/errors.js";
+import { ERROR_CATALOG } from "../../src/http/errors.js";
 import { loadScenarioFile } from "../../src/scenarios/load.js";
 import type { Scenario } from "../../src/scenarios/schema.js";
 import { createTestSim, type CallResult, type TestSim } from "../support/sim.js";

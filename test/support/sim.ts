@@ -1,17 +1,18 @@
 /**
- * A simulator for tests: fixed clock, seeded shop, and a `call` helper that goes through
- * `app.request()` like a client and checks every response against the OpenAPI document.
+ * A simulator for tests, built by the same `buildSimulator` as the CLI: fixed clock, seeded shop,
+ * and a `call` helper that goes through `app.request()` like a client and checks every response
+ * against the OpenAPI document. With LOYALTY_SIM_TEST_TRANSPORT=socket (vitest's "api-over-socket"
+ * project), `call` goes over a real port instead, through the Node server the CLI runs.
  * @module
  */
-import { expect } from "vitest";
-import { createApp } from "../../src/app.js";
+import { afterAll, expect } from "vitest";
+import { parseConfig } from "../../src/config.js";
 import { fixedClock, type SimClock } from "../../src/engine/clock.js";
-import { Engine, type ShopSpec } from "../../src/engine/engine.js";
-import type { ShopEngine } from "../../src/engine/shop-engine.js";
+import type { ShopSpec } from "../../src/engine/engine.js";
 import { DomainError } from "../../src/engine/errors.js";
-import { shopGenerator } from "../../src/fixtures/generate.js";
-import { defaultFixturePath, loadFixtureFile } from "../../src/fixtures/load.js";
 import type { Scenario } from "../../src/scenarios/schema.js";
+import { serve } from "../../src/server.js";
+import { buildSimulator, defaultShopSpec } from "../../src/simulator.js";
 import type { Program, ShopAccess } from "../../src/store/types.js";
 import { assertMatchesContract } from "./openapi-check.js";
 
@@ -25,7 +26,7 @@ export const AUTH = { "X-Api-Key": "sim_key", "X-Api-Secret": "sim_secret" };
 export interface TestSimOptions {
   customers?: number;
   seed?: number;
-  /** Changes to the default program (deep-cloned first). */
+  /** Changes to the default program (its own copy, read from the fixture file). */
   program?: (program: Program) => void;
   access?: Partial<ShopAccess>;
   now?: number;
@@ -44,35 +45,55 @@ export interface CallResult {
   body: any;
 }
 
-export function defaultSpec(options: TestSimOptions = {}): ShopSpec {
-  const fixture = loadFixtureFile(defaultFixturePath());
-  const program = structuredClone(fixture.program);
-  options.program?.(program);
-  return {
-    id: "1",
-    program,
-    access: { ...fixture.access, ...options.access },
-    seed: options.seed ?? 1,
+/** The options as the simulator's config; 20 customers and seed 1 unless given. */
+function configOf(options: TestSimOptions) {
+  return parseConfig({
+    port: 0,
+    logLevel: "silent",
     customers: options.customers ?? 20,
-    referenceDate: fixture.referenceDate,
-  };
-}
-
-export function createTestSim(options: TestSimOptions = {}) {
-  // Every shop's clock, the ones made by POST /__sim/shops included, starts stopped at `now`.
-  const engine = new Engine({ generator: shopGenerator, newClock: () => fixedClock(options.now ?? NOW) });
-  const shop: ShopEngine = engine.addShop(defaultSpec(options));
-  /** The default shop's clock. */
-  const clock: SimClock = shop.clock;
-  const bugs: unknown[] = [];
-  const { app, registry, journal, limiter, events } = createApp({
-    engine,
-    onBug: (e) => bugs.push(e),
-    ...(options.scenarios !== undefined && { scenarios: options.scenarios }),
-    ...(options.seed !== undefined && { seed: options.seed }),
-    ...(options.latency !== undefined && { latency: options.latency }),
+    seed: options.seed ?? 1,
+    ...(options.latency !== undefined && { latency: Array.isArray(options.latency) ? options.latency.join("-") : options.latency }),
     ...(options.journalSize !== undefined && { journalSize: options.journalSize }),
   });
+}
+
+/** The options' changes to the default shop. */
+const shopChanges = (options: TestSimOptions) => (spec: ShopSpec) => {
+  options.program?.(spec.program);
+  Object.assign(spec.access, options.access);
+};
+
+export function defaultSpec(options: TestSimOptions = {}): ShopSpec {
+  const spec = defaultShopSpec(configOf(options));
+  shopChanges(options)(spec);
+  return spec;
+}
+
+/** Whether `call` goes over a real port (vitest's "api-over-socket" project). */
+const overSocket = process.env.LOYALTY_SIM_TEST_TRANSPORT === "socket";
+const servers: Promise<{ close(): Promise<void> }>[] = [];
+afterAll(async () => {
+  for (const server of servers.splice(0)) await (await server).close();
+});
+
+export function createTestSim(options: TestSimOptions = {}) {
+  const bugs: unknown[] = [];
+  const config = configOf(options);
+  const built = buildSimulator(config, {
+    // Every shop's clock, the ones made by POST /__sim/shops included, starts stopped at `now`.
+    newClock: () => fixedClock(options.now ?? NOW),
+    defaultShop: shopChanges(options),
+    onBug: (e) => bugs.push(e),
+    ...(options.scenarios !== undefined && { scenarios: options.scenarios }),
+    // As the CLI listens on 127.0.0.1.
+    ...(overSocket && { loopbackHostsOnly: true }),
+  });
+  const { app, engine, shop, registry, journal, limiter, events } = built;
+  /** The default shop's clock. */
+  const clock: SimClock = shop.clock;
+  const served = overSocket ? serve(built, config) : undefined;
+  if (served) servers.push(served);
+  const send = async (url: string, init: RequestInit): Promise<Response> => (served ? fetch(`${(await served).url}${url}`, init) : app.request(url, init));
 
   async function call(
     method: string,
@@ -87,7 +108,7 @@ export function createTestSim(options: TestSimOptions = {}) {
       headers["Content-Type"] ??= "application/json";
     }
     const url = path.startsWith("/") && !path.startsWith(BASE) && !path.startsWith("/__") && !path.startsWith("/doc") && !path.startsWith("/openapi") ? `${BASE}${path}` : path;
-    const res = await app.request(url, { method, headers, ...(body !== undefined && { body }) });
+    const res = await send(url, { method, headers, ...(body !== undefined && { body }) });
     const text = await res.text();
     const json = text && res.headers.get("content-type")?.includes("json") ? JSON.parse(text) : text;
     const pathname = new URL(url, "http://sim").pathname;

@@ -4,10 +4,10 @@
  * for the control API that is enough to reset or reshape it under a running test suite.
  * @module
  */
-import { DomainError } from "../engine/errors.js";
-import { sendError } from "./errors.js";
-import type { Gate } from "./gateway.js";
-import { requestHeader } from "./request-headers.js";
+import { isControlPath } from "../base.js";
+import { sendControlError } from "../errors.js";
+import type { Gate } from "../gateway.js";
+import { requestHeader } from "../request-input.js";
 
 /** Whether `address` (what the server binds) is a loopback address. */
 export function isLoopbackAddress(address: string): boolean {
@@ -20,15 +20,16 @@ function isLoopbackName(hostname: string): boolean {
 }
 
 /**
- * Refuses, with 403 FORBIDDEN, a request a browser sends for another site's page: an `Origin` that
+ * Refuses, with 403 FORBIDDEN, a control-API request a browser sends for another site's page: an `Origin` that
  * is not the request's own, or `Sec-Fetch-Site: cross-site` or `same-site` (another port of the same
  * host is the same site, not the same origin). Requests without them (curl, test code, server-side
  * clients) and the simulator's own pages (the docs) pass. With `loopbackHostsOnly` (a server bound
  * to a loopback address), a `Host` that is not a loopback name is refused too: a page whose DNS name
  * an attacker points at 127.0.0.1 (DNS rebinding) is same-origin to the browser, but sends that name.
  */
-export function sameOriginOnly(options: { loopbackHostsOnly: boolean }): Gate {
+export function controlCallers(options: { loopbackHostsOnly: boolean }): Gate {
   return (c) => {
+    if (!isControlPath(c.req.path)) return undefined;
     const own = new URL(c.req.url);
     if (options.loopbackHostsOnly && !isLoopbackName(own.hostname)) {
       return refuse(c, `Host ${own.host} is not a loopback name: while bound to a loopback address, the control API answers localhost, 127.0.0.1 and [::1] only`);
@@ -56,5 +57,5 @@ function hostOf(origin: string): string | undefined {
 }
 
 function refuse(c: Parameters<Gate>[0], why: string): Response {
-  return sendError(c, new DomainError("FORBIDDEN", `${why}. Call it from a test process, curl or the docs page at /doc`));
+  return sendControlError(c, "FORBIDDEN", `${why}. Call it from a test process, curl or the docs page at /doc`);
 }

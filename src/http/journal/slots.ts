@@ -1,14 +1,11 @@
 /**
- * The journal's ring slots, kept outside the JavaScript heap: each slot's texts in a Buffer of its
- * own (reused, grown as needed), its numbers in typed arrays. Entries kept as objects lived just
- * long enough to be promoted to the old generation and then died there, so a busy journal kept
- * the major garbage collector marking the whole shop (measured at 11 µs per request with 100k
- * customers). Texts are packed as UTF-8, which keeps every string's length in UTF-16 units: the
- * texts recorded are well-formed (decoded bodies, JSON, headers), so they come back as written.
+ * The journal's ring slots, kept outside the JavaScript heap (entries kept as objects die old and
+ * keep the major collector busy): each slot's texts in a reused Buffer as UTF-8, its numbers in
+ * typed arrays. The texts recorded are well-formed, so they come back as written.
  * @module
  */
-// Read when called, not when loaded: journal.ts, which defines them, loads this module first.
-import { DECIDERS, type JournalRecord } from "./journal.js";
+import { DECIDERS } from "../env.js";
+import type { JournalRecord } from "./record.js";
 
 /** The text fields of a record, packed in this order into their slot's bytes. */
 const TEXT_FIELDS = [
@@ -27,6 +24,7 @@ const TEXT_FIELDS = [
   "responseType",
   "committedText",
   "committedType",
+  "graphqlText",
   "notes",
 ] as const;
 type TextField = (typeof TEXT_FIELDS)[number];
@@ -50,6 +48,7 @@ const textsOf = (e: JournalRecord): (string | null)[] => [
   e.responseType,
   e.committed === null ? null : e.committed.text,
   e.committed === null ? null : e.committed.type,
+  e.graphqlText,
   e.notes,
   e.scenario === null ? null : JSON.stringify(e.scenario),
 ];
@@ -101,7 +100,6 @@ export class Slots {
     let buffer = this.#bytes[slot];
     // A UTF-16 unit takes at most 3 bytes: count them exactly only when that could overflow, which
     // a slot's first 2 KiB rule out for a small entry.
-    // (Writing the fields one by one instead of joined measured slower.)
     if (buffer === undefined || buffer.length < text.length * 3) {
       const needed = Buffer.byteLength(text);
       if (buffer === undefined || buffer.length < needed) {
@@ -155,6 +153,7 @@ export class Slots {
       responseText: texts.responseText!,
       responseType: texts.responseType,
       committed: committedStatus === NULL_LENGTH ? null : { status: committedStatus, text: texts.committedText!, type: texts.committedType },
+      graphqlText: texts.graphqlText,
       durationMs: this.#durationMs[slot]!,
       notes: texts.notes,
       quotaEnd: Number.isNaN(this.#quotaEnd[slot]!) ? null : this.#quotaEnd[slot]!,

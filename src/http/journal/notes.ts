@@ -6,8 +6,8 @@
  * @module
  */
 import type { Context } from "hono";
-import type { RefusalReason } from "./engine/errors.js";
-import type { AppEnv } from "./http/env.js";
+import type { RefusalReason } from "../../engine/errors.js";
+import type { AppEnv } from "../env.js";
 
 /** A rule that matched (or was spent) but did not decide, and why. */
 export type RuleSkip =

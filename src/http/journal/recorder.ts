@@ -4,14 +4,14 @@
  * @module
  */
 import type { Context } from "hono";
-import type { Journal, JournalRecord } from "../journal.js";
-import { packFetchHeaders, packHeaderList, packHeaderRecord } from "../journal-headers.js";
-import { packedNotes } from "../journal-trace.js";
-import { customerIdOf, type OperationRef } from "../scenarios/operations.js";
-import { bodyText } from "./request-body.js";
-import { rawRequestHeaders, requestHeader } from "./request-headers.js";
-import { gatheredHeader, gatheredHeaders, sentJsonText } from "./respond.js";
-import type { AppEnv } from "./env.js";
+import type { AppEnv } from "../env.js";
+import { customerIdOf, type MountedRoute } from "../operation.js";
+import { bodyText, rawRequestHeaders, requestHeader } from "../request-input.js";
+import { gatheredHeader, gatheredHeaders, sentJsonText } from "../respond.js";
+import { packFetchHeaders, packHeaderList, packHeaderRecord } from "./headers.js";
+import type { Journal } from "./journal.js";
+import type { GraphQLFacts, JournalRecord } from "./record.js";
+import { packedNotes } from "./notes.js";
 
 /** What the request log shows of a request. */
 export interface RequestLogLine {
@@ -22,6 +22,8 @@ export interface RequestLogLine {
   ms: number;
   scenario: string | null;
   requestId: string | null;
+  /** For a GraphQL request that ran: its operation and each root field's error (set only then). */
+  graphql?: GraphQLFacts;
 }
 
 /** When a request arrived: by the wall (its duration) and by its shop's clock (the journal). */
@@ -39,8 +41,8 @@ export class RequestRecorder {
   ) {}
 
   /** Names the request's operation (`c.get("operation")`; none for a path no route has) and notes its arrival. */
-  begin(c: Context<AppEnv>, operation: OperationRef | undefined): Arrival {
-    if (operation) c.set("operation", operation);
+  begin(c: Context<AppEnv>, route: MountedRoute | undefined): Arrival {
+    if (route?.operationId !== undefined) c.set("operation", { operationId: route.operationId, template: route.template, params: c.req.param() });
     return { started: performance.now(), at: c.get("clock").now() };
   }
 
@@ -51,6 +53,7 @@ export class RequestRecorder {
     const status = fault && fault !== "malformed_json" ? null : c.res.status;
     const durationMs = Math.round((performance.now() - arrival.started) * 100) / 100;
     const decision = c.get("decision") ?? null;
+    const graphql = c.get("graphql");
     this.onRequest?.({
       method: c.req.method,
       path: c.req.path,
@@ -59,6 +62,7 @@ export class RequestRecorder {
       ms: durationMs,
       scenario: decision ? `${decision.scenario}#${decision.rule}` : null,
       requestId: gatheredHeader(c, "X-Request-Id") ?? null,
+      ...(graphql && { graphql }),
     });
     if (this.journal.capacity === 0) return;
     const operation = c.get("operation");
@@ -74,8 +78,9 @@ export class RequestRecorder {
       method: c.req.method,
       path: c.req.path,
       url: c.req.url,
-      operation: operation?.operationId ?? null,
-      customerId: customerIdOf(operation) ?? null,
+      // A GraphQL request reads like the REST twin of its first root field.
+      operation: graphql ? (graphql.fields[0]?.operation ?? null) : (operation?.operationId ?? null),
+      customerId: graphql ? (graphql.fields[0]?.customerId ?? null) : (customerIdOf(operation) ?? null),
       requestHeaders: raw !== undefined ? packHeaderList(raw) : packFetchHeaders(c.req.raw.headers),
       requestText: "",
       requestType: requestHeader(c, "content-type") ?? null,
@@ -90,6 +95,7 @@ export class RequestRecorder {
       durationMs,
       decidedBy: c.get("decidedBy") ?? "handler",
       scenario: decision,
+      graphqlText: graphql ? JSON.stringify(graphql) : null,
       notes: packedNotes(c),
       quotaEnd: shop === undefined ? null : (this.quotaEnd?.(shop.id) ?? null),
     };

@@ -1,74 +1,16 @@
 /**
  * The request journal: what apps sent and what they got, newest first, bounded so a long run
- * never grows without limit. Recording only packs texts (see journal-slots.ts); they are parsed
+ * never grows without limit. Recording only packs texts (see slots.ts); they are parsed
  * when the journal is read.
  * @module
  */
 import { getQueryParam } from "hono/utils/url";
-import { isoTimestamp } from "./engine/clock.js";
-import { belowApiBase } from "./http/base.js";
-import { jsonTextTooDeep } from "./http/json-depth.js";
-import { unpackHeaders } from "./journal-headers.js";
-import { Slots } from "./journal-slots.js";
-
-/**
- * What decided a request's answer: the route's handler (also its own domain errors, and the 404
- * of a path no route has), a scenario rule, the `Prefer` header, the hourly quota (429), the
- * credentials check (401, or 403 for API access and plan), the body limit (413), or the request's
- * shape (422 before the handler: a body that is not JSON or breaks the schema, a bad `Prefer`).
- */
-export const DECIDERS = ["handler", "scenario", "prefer", "quota", "credentials", "bodyLimit", "validation"] as const;
-export type DecidedBy = (typeof DECIDERS)[number];
-
-export interface JournalEntry {
-  id: number;
-  at: string;
-  shopId: string | null;
-  method: string;
-  path: string;
-  operation: string | null;
-  customerId: string | null;
-  query: Record<string, string>;
-  requestHeaders: Record<string, string>;
-  requestBody: unknown;
-  /** HTTP status, or null when a fault answered with no response. */
-  status: number | null;
-  fault: string | null;
-  /** The headers of the response the client got; null when a fault left it without one. */
-  responseHeaders: Record<string, string> | null;
-  responseBody: unknown;
-  /** For a scenario rule with `commit`: the answer of the handler, which ran before the rule's answer replaced it. */
-  committed: { status: number; body: unknown } | null;
-  durationMs: number;
-  decidedBy: DecidedBy;
-  /** The scenario rule that applied: it answered, or only delayed or counted the request. */
-  scenario: { scenario: string; rule: number; ruleName?: string } | null;
-}
-
-/**
- * What the recorder hands over: the raw facts, formatted only when the journal is read. Recording
- * runs on every request, reading the journal rarely, so the timestamp stays a number, the query
- * stays inside the URL, headers stay packed (journal-headers.ts) and the bodies stay the text
- * that crossed the wire.
- */
-export interface JournalRecord
-  extends Omit<JournalEntry, "at" | "query" | "requestHeaders" | "requestBody" | "responseHeaders" | "responseBody" | "committed"> {
-  /** Engine time of arrival, in ms; `id` is 0 until the journal numbers the record. */
-  at: number;
-  /** The request URL, its query string parsed when read. */
-  url: string;
-  requestHeaders: string;
-  requestText: string;
-  requestType: string | null;
-  responseHeaders: string | null;
-  responseText: string;
-  responseType: string | null;
-  committed: { status: number; text: string; type: string | null } | null;
-  /** The decision notes (journal-trace.ts) as JSON, or null. */
-  notes: string | null;
-  /** When the shop's quota window of this request ended (ms), or null without a quota. */
-  quotaEnd: number | null;
-}
+import { isoTimestamp } from "../../engine/clock.js";
+import { belowApiBase, GRAPHQL_PATH } from "../base.js";
+import { jsonTextTooDeep } from "../json-depth.js";
+import { unpackHeaders } from "./headers.js";
+import type { Api, JournalEntry, JournalRecord } from "./record.js";
+import { Slots } from "./slots.js";
 
 export interface JournalFilter {
   shopId?: string;
@@ -79,7 +21,9 @@ export interface JournalFilter {
   path?: { test(path: string): boolean };
   status?: number;
   customerId?: string;
+  /** The operation, or for GraphQL the REST twin of any of its root fields. */
   operation?: string;
+  api?: Api;
   /** Only entries newer than the entry of this id. */
   after?: number;
   /** Text to find, in any case, in the path and query, the headers or the bodies. */
@@ -215,7 +159,8 @@ export class Journal {
       if (filter.method !== undefined && e.method !== filter.method) continue;
       if (filter.path && !filter.path.test(belowApiBase(e.path))) continue;
       if (filter.customerId !== undefined && e.customerId !== filter.customerId) continue;
-      if (filter.operation !== undefined && e.operation !== filter.operation) continue;
+      if (filter.api !== undefined && apiOf(e) !== filter.api) continue;
+      if (filter.operation !== undefined && e.operation !== filter.operation && !e.graphqlText?.includes(`"operation":"${filter.operation}"`)) continue;
       if (q !== undefined && !mentions(e, q)) continue;
       yield e;
     }
@@ -238,6 +183,9 @@ export class Journal {
   }
 }
 
+/** Only `/graphql` is GraphQL's (its GET, GraphiQL, is not journaled). */
+const apiOf = (e: JournalRecord): Api => (e.path === GRAPHQL_PATH ? "graphql" : "rest");
+
 /** A record as the journal answers it. */
 export function entryOf(e: JournalRecord): JournalEntry {
   return {
@@ -246,6 +194,8 @@ export function entryOf(e: JournalRecord): JournalEntry {
     shopId: e.shopId,
     method: e.method,
     path: e.path,
+    api: apiOf(e),
+    graphql: e.graphqlText === null ? null : (JSON.parse(e.graphqlText) as JournalEntry["graphql"]),
     operation: e.operation,
     customerId: e.customerId,
     query: getQueryParam(e.url) as Record<string, string>,

@@ -1,0 +1,145 @@
+/**
+ * GraphQL's routes. `POST /graphql` goes through the API's side of the gateway (request id, CORS,
+ * credentials, quota, body limit, journal) with its refusals written in GraphQL's shape; the route
+ * then reads the request, applies `Prefer` and scenario rules per root field, and executes.
+ * `GET /graphql` (GraphiQL), its files and the schema's text are plain routes, like `/doc`.
+ * graphql-js is loaded on the first request for any of them, so start-up does not pay for it.
+ * @module
+ */
+import { createRoute } from "@hono/zod-openapi";
+import type { Context } from "hono";
+import type { StatusCode } from "hono/utils/http-status";
+import type { Engine } from "../engine/engine.js";
+import type { DocumentCache, GraphQLHttpResponse, GraphiQLFile } from "../graphql/index.js";
+import { refusalResponse, wantsGraphiQL } from "../graphql/media.js";
+import { applyRespond, preferOf, waitFor } from "../scenarios/gate.js";
+import { decideRootFields, isRequestLevel, preferredOnEveryField } from "../scenarios/graphql-fields.js";
+import type { ScenarioRegistry } from "../scenarios/registry.js";
+import { GRAPHQL_PATH } from "./base.js";
+import type { AppEnv } from "./env.js";
+import { sendNoRoute, type FieldIssue } from "./errors.js";
+import type { Gate } from "./gateway.js";
+import type { Mount } from "./mount.js";
+import { pathParams } from "./params.js";
+import { bodyText, requestHeader } from "./request-input.js";
+import { sendJsonText } from "./respond.js";
+
+type C = Context<AppEnv>;
+type GraphQLModule = typeof import("../graphql/index.js");
+
+let loading: Promise<GraphQLModule> | undefined;
+let loaded: GraphQLModule | undefined;
+/** graphql-js and the schema, on first use. */
+function load(): GraphQLModule | Promise<GraphQLModule> {
+  return loaded ?? (loading ??= import("../graphql/index.js").then((module) => (loaded = module)));
+}
+
+/** A GraphQL answer made by the steps of src/graphql, sent (and journaled) as the app's own JSON. */
+function send(c: C, res: Pick<GraphQLHttpResponse, "status" | "body" | "headers">): Response {
+  return sendJsonText(c, res.body, res.status as StatusCode, res.headers);
+}
+
+function writeRefusal(c: C, error: { code: string; message: string }, status: number, details?: FieldIssue[]): Response {
+  return send(c, refusalResponse(status, requestHeader(c, "accept"), error.code, error.message, details));
+}
+
+/** First of GraphQL's gates: the gateway's refusals (credentials, quota, body size, a bad `Prefer`) in GraphQL's shape. */
+export const graphqlRefusals: Gate = (c) => {
+  c.set("writeError", writeRefusal);
+  return undefined;
+};
+
+export interface GraphQLRouteDeps {
+  engine: Engine;
+  registry: ScenarioRegistry;
+  /** Global latency of every API request, in ms or [min, max]. */
+  latency?: number | [number, number];
+  onBug?: (error: unknown) => void;
+}
+
+const route = (method: "get" | "post" | "put" | "patch" | "delete", path: string, request?: object) =>
+  createRoute({ method, path, hide: true, ...(request && { request }), responses: { 200: { description: "" } } });
+
+/** The answer to one GraphQL request, once the gateway let it through (spec section 5.1, steps 4 to 9). */
+async function answer(c: C, deps: GraphQLRouteDeps, caches: { documents?: DocumentCache }): Promise<Response> {
+  const gql = await load();
+  const cache = (caches.documents ??= new gql.DocumentCache());
+  const { registry, latency } = deps;
+  const shop = c.get("shop");
+  const read = gql.readRequest({
+    method: c.req.method,
+    contentType: requestHeader(c, "content-type"),
+    accept: requestHeader(c, "accept"),
+    bodyText: await bodyText(c),
+  });
+  if (read.response) {
+    c.set("decidedBy", "validation");
+    return send(c, read.response);
+  }
+  if (latency !== undefined) await waitFor(c, registry.drawDelay(latency, shop.id));
+  // A valid Prefer header replaces the scenarios; its delay, raw status and request-level errors act before parsing.
+  const preferred = preferOf(c);
+  const fieldCode = preferred?.error !== undefined && !isRequestLevel(preferred.error) ? preferred.error : undefined;
+  if (preferred) {
+    const beforeParsing = fieldCode === undefined ? preferred : { ...preferred, error: undefined };
+    const early = await applyRespond(c, beforeParsing, undefined, "forced by the Prefer header", registry, "prefer");
+    if (early) return early;
+  }
+  const { prepared, response } = gql.prepareRequest(read.params, read.media, cache);
+  if (response) {
+    c.set("decidedBy", "validation");
+    return send(c, response);
+  }
+  let forced;
+  if (fieldCode !== undefined) {
+    c.set("decidedBy", "prefer");
+    forced = preferredOnEveryField(prepared, fieldCode);
+  } else if (!preferred && registry.hasScenarios(shop.id)) {
+    const decided = await decideRootFields(c, prepared, registry);
+    if (decided.answer) return decided.answer;
+    forced = decided.forced;
+  }
+  const result = await gql.executePrepared(prepared, {
+    shop,
+    ...(forced && { forced }),
+    wait: (ms) => waitFor(c, ms),
+    ...(deps.onBug && { onBug: deps.onBug }),
+  });
+  const written = gql.writeResult(prepared, read.media, result);
+  if (written.graphql) c.set("graphql", written.graphql);
+  return send(c, written);
+}
+
+/** A GraphiQL file, as `/doc` serves its own. */
+function file(c: C, found: GraphiQLFile): Response {
+  const headers: Record<string, string> = { "Content-Type": found.contentType, ...(found.cacheControl && { "Cache-Control": found.cacheControl }) };
+  return c.body(typeof found.body === "string" ? found.body : new Uint8Array(found.body), 200, headers);
+}
+
+/**
+ * `POST /graphql` on `api` (the gateway's GraphQL side; other methods there are refused with 405),
+ * GraphiQL and the schema on `other`.
+ */
+export function graphqlRouters(api: Mount, other: Mount, deps: GraphQLRouteDeps) {
+  // Parsed and validated documents, made with graphql-js on the first request.
+  const cache: { documents?: DocumentCache } = {};
+  const operations = (["post", "put", "patch", "delete"] as const).reduce((mounting, method) => mounting.route(route(method, GRAPHQL_PATH), (c) => answer(c, deps, cache)), api());
+  const pages = other()
+    .route(route("get", GRAPHQL_PATH), async (c) => {
+      const gql = await load();
+      const accept = requestHeader(c, "accept");
+      if (wantsGraphiQL(c.req.method, accept)) return file(c, gql.graphiqlPage());
+      // Operations are not offered over GET: the 405 that says so, in GraphQL's shape.
+      return send(c, gql.readRequest({ method: "GET", accept }).response!);
+    })
+    .route(route("get", `${GRAPHQL_PATH}/init.js`), async (c) => {
+      const { apiKey, apiSecret } = deps.engine.defaultShop().access;
+      return file(c, (await load()).graphiqlInit({ apiKey, apiSecret, endpoint: GRAPHQL_PATH }));
+    })
+    .route(route("get", `${GRAPHQL_PATH}/schema.graphql`), async (c) => file(c, (await load()).graphqlSchemaFile()))
+    .route(route("get", `${GRAPHQL_PATH}/assets/{file}`, { params: pathParams({ file: {} }) }), async (c) => {
+      const found = await (await load()).graphiqlAsset(c.req.param("file") ?? "");
+      return found ? file(c, found) : sendNoRoute(c);
+    });
+  return [operations.router, pages.router] as const;
+}

@@ -1,0 +1,34 @@
+/**
+ * Which operation a request is for: known from the route that matched it (see mount.ts), named as
+ * the OpenAPI document names it, so scenarios and the journal can name operations.
+ * @module
+ */
+import type { RouteConfig } from "@hono/zod-openapi";
+import { API_BASE } from "./base.js";
+
+/** What the gateway knows of a mounted route. */
+export interface MountedRoute {
+  /** As the OpenAPI document names the operation (API routes are journaled with it). */
+  operationId?: string;
+  /** The documented path, e.g. `/rest_api/v1/customers/{id}`. */
+  template: string;
+  /** Its input's schemas: where a field an error names is sent. */
+  request?: RouteConfig["request"];
+}
+
+/** A request's API operation. */
+export interface OperationRef {
+  /** As the OpenAPI document names it, e.g. `getCustomer`. */
+  operationId: string;
+  /** The documented path, e.g. `/rest_api/v1/customers/{id}`. */
+  template: string;
+  /** The path's parameters, decoded as the router decodes them. */
+  params: Record<string, string>;
+}
+
+const CUSTOMER_PATH = `${API_BASE}/customers/{id}`;
+
+/** The customer a request is about: the `{id}` of a `/customers/{id}...` API operation. */
+export function customerIdOf(operation: OperationRef | undefined): string | undefined {
+  return operation?.template.startsWith(CUSTOMER_PATH) ? operation.params.id : undefined;
+}
