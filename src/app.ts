@@ -11,6 +11,8 @@ import { rewardsRouter } from "./api/rewards/rewards.router.js";
 import { stampsRouter } from "./api/stamps/stamps.router.js";
 import { DEFAULT_LIMITS, type Limits } from "./config.js";
 import { controlRouter } from "./control/control.router.js";
+import { EventHub } from "./control/events.js";
+import { inspectRouter } from "./control/inspect.router.js";
 import { SCENARIO_BODY_LIMIT, simAddScenario } from "./control/control.routes.js";
 import type { Engine } from "./engine/engine.js";
 import { API_BASE, isApiPath } from "./http/base.js";
@@ -85,6 +87,8 @@ export interface BuiltApp {
   limiter: Quotas;
   registry: ScenarioRegistry;
   journal: Journal;
+  /** The control API's event stream: close it to end every open stream. */
+  events: EventHub;
 }
 
 export function createApp(deps: AppDeps): BuiltApp {
@@ -94,6 +98,7 @@ export function createApp(deps: AppDeps): BuiltApp {
   const clockOf = (shopId: string) => (engine.shop(shopId) ?? engine.defaultShop()).clock;
   const registry = new ScenarioRegistry(deps.scenarios ?? [], clockOf, deps.seed ?? 1);
   const journal = new Journal(deps.journalSize ?? 1000);
+  const events = new EventHub(journal, engine);
   const maxBody = deps.bodyLimitBytes ?? 1024 * 1024;
   const onError: GatewayOptions["onError"] = (error, c, route) => answerError(error, c, deps.onBug, route);
 
@@ -116,7 +121,7 @@ export function createApp(deps: AppDeps): BuiltApp {
     graphql: [graphqlRefusals, credentials(quotas), bodyLimit(() => maxBody)],
     // A scenario (rules, bodies to match) may be a few MiB.
     other: [bodyLimit((c) => (c.req.method === "POST" && c.req.path === simAddScenario.path ? SCENARIO_BODY_LIMIT : maxBody))],
-    recorder: new RequestRecorder(journal, deps.onRequest),
+    recorder: new RequestRecorder(journal, deps.onRequest, (shopId) => quotas.windowEnd(shopId)),
     onError,
   });
   const toApi = createMount({ wrap: gateway.api, base: API_BASE });
@@ -131,7 +136,8 @@ export function createApp(deps: AppDeps): BuiltApp {
     .route(API_BASE, programRouter(toApi));
   const limits = { ...DEFAULT_LIMITS, ...deps.limits };
   const { onReset, dataFileFailure } = deps;
-  app.route("/", controlRouter(toOther, { engine, registry, journal, limiter: quotas, limits, ...(onReset && { onReset }), ...(dataFileFailure && { dataFileFailure }) }));
+  app.route("/", controlRouter(toOther, { engine, registry, journal, limiter: quotas, limits, ...(onReset && { onReset }), ...(dataFileFailure && { dataFileFailure }), events }));
+  app.route("/", inspectRouter(toOther, { engine, registry, journal, limiter: quotas, events }));
   for (const [name, scheme] of Object.entries(SECURITY_SCHEMES)) app.openAPIRegistry.registerComponent("securitySchemes", name, scheme);
   for (const router of graphqlRouters(toGraphql, toOther, { engine, registry, ...(deps.latency !== undefined && { latency: deps.latency }), ...(deps.onBug && { onBug: deps.onBug }) })) app.route("/", router);
   app.route("/", docsRouter(toOther, (origin) => app.getOpenAPI31Document(openApiConfig([{ url: origin, description: "This simulator" }]))));
@@ -140,5 +146,5 @@ export function createApp(deps: AppDeps): BuiltApp {
   app.notFound((c) => (isApiPath(c.req.path) ? gateway.api : gateway.other)(c, sendNoRoute));
   app.onError(onError);
 
-  return { app, api, limiter: quotas, registry, journal };
+  return { app, api, limiter: quotas, registry, journal, events };
 }

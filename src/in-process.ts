@@ -11,6 +11,9 @@ import type { FieldIssue } from "./http/errors.js";
 import type { Customer } from "./engine/views.js";
 import type { RouteConfig, z } from "@hono/zod-openapi";
 import * as routes from "./control/control.routes.js";
+import * as inspect from "./control/inspect.routes.js";
+import type { CustomerDetail, CustomerSearch, Upcoming } from "./control/inspect.schemas.js";
+import type { WhyTrace } from "./control/why.schemas.js";
 import type { ClockChange, ClockState, JournalEntry, NewCustomer, NewShop, ScenarioSummary, ShopInfo, SimulatorHealth } from "./control/control.schemas.js";
 import { connectionError, faultOf } from "./network-errors.js";
 import { createInterceptor, type Interception } from "./intercept.js";
@@ -185,6 +188,16 @@ export interface ControlClient {
   createCustomer(customer: NewCustomer): Promise<Customer>;
   /** Merges the customer `id` into `into`; answers the merged customer. */
   mergeCustomer(id: string, into: string): Promise<Customer>;
+  /** Why the journal entry `id` got its answer: each check in order, down to the engine's reason. */
+  why(id: number): Promise<WhyTrace>;
+  /** The shop's customers whose id, email or name holds `q`, without the shop's secret. */
+  findCustomers(query?: { q?: string; after?: string; limit?: number }): Promise<CustomerSearch>;
+  /** One customer whole: codes grouped, a ledger page, what happens to them next. */
+  customer(id: string, ledger?: { limit?: number; after?: string }): Promise<CustomerDetail>;
+  /** The shop's next time-based events, soonest first. */
+  upcoming(limit?: number): Promise<Upcoming>;
+  /** The journal entries `filter` selects as a HAR 1.2 document. */
+  har(filter?: Omit<RequestFilter, "limit"> & { limit?: number }): Promise<{ log: Record<string, unknown> }>;
 }
 
 export interface ControlClientOptions {
@@ -236,6 +249,11 @@ export function createControlClient(fetchFn: typeof fetch, origin: string, optio
     deleteShop: (apiKey) => call(routes.simDeleteShop, { params: { apiKey } }),
     createCustomer: (customer) => call(routes.simCreateCustomer, { body: customer }),
     mergeCustomer: (id, into) => call(routes.simMergeCustomer, { params: { id }, body: { into } }),
+    why: (id) => call(inspect.simWhyRequest, { params: { id: String(id) } }),
+    findCustomers: (query = {}) => call(inspect.simSearchCustomers, { query }),
+    customer: (id, ledger = {}) => call(inspect.simGetCustomer, { params: { id }, query: { ledgerLimit: ledger.limit, ledgerAfter: ledger.after } }),
+    upcoming: (limit) => call(inspect.simUpcoming, { query: { limit } }),
+    har: (filter = {}) => call(inspect.simExportHar, { query: { ...filter } }),
   };
 }
 

@@ -18,6 +18,9 @@ export type {
   ShopInfo,
   SimulatorHealth,
 } from "./control/control.schemas.js";
+export type { WhyTrace, RuleVerdict } from "./control/why.schemas.js";
+export type { CustomerDetail, CustomerSearch, Upcoming, UpcomingEvent } from "./control/inspect.schemas.js";
+export type { RefusalReason } from "./engine/errors.js";
 export { PRODUCTION_ORIGIN } from "./intercept.js";
 export type { Interception } from "./intercept.js";
 export { startSimulator } from "./server.js";

@@ -69,6 +69,8 @@ export async function serve(built: BuiltSimulator, config: SimulatorConfig): Pro
     reset: async () => void (await control.reset()),
     close: () =>
       (closing ??= new Promise<void>((resolve) => {
+        // Event streams never end by themselves: ended first, so close() does not wait on them.
+        built.events.close();
         server.close(() => resolve());
         // Keep-alive connections (and requests held by a timeout fault) would hold close() open.
         (server as unknown as { closeAllConnections?: () => void }).closeAllConnections?.();

@@ -34,6 +34,8 @@ function record(overrides: Partial<JournalRecord> = {}): JournalRecord {
     decidedBy: "handler",
     scenario: null,
     graphqlText: null,
+    notes: null,
+    quotaEnd: null,
     ...overrides,
   };
 }

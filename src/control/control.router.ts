@@ -22,6 +22,7 @@ import type { ScenarioRegistry } from "../scenarios/registry.js";
 import { scenarioSchema, type Scenario } from "../scenarios/schema.js";
 import type { DataFileFailure } from "../persistence/data-file.js";
 import { VERSION } from "../version.js";
+import type { EventHub } from "./events.js";
 import * as routes from "./control.routes.js";
 import type { RequestsQuery } from "./control.schemas.js";
 import { checkMoreCustomers, checkNewShop, checkScenario } from "./limits.js";
@@ -36,6 +37,8 @@ export interface ControlDeps {
   onReset?: () => Promise<void>;
   /** Why and since when writes to the `--data` file fail, while they do. */
   dataFileFailure?: () => DataFileFailure | undefined;
+  /** Told of changes for the event stream (`GET /__sim/events`). */
+  events?: Pick<EventHub, "changed">;
 }
 
 const DEFAULT_SHOP_STAYS =
@@ -56,6 +59,11 @@ function shopFor(c: Context<AppEnv>, engine: Engine): { shop: ShopEngine; isDefa
 /** The journal filter of a control call: its shop's entries (for the default shop, unidentified ones too), then the query's. */
 function journalFilter(c: Context<AppEnv>, engine: Engine, q: RequestsQuery): JournalFilter {
   const { shop, isDefault } = shopFor(c, engine);
+  return requestsFilter(shop, isDefault, q);
+}
+
+/** The journal filter of `q` over one shop's entries (for the default shop, unidentified ones too). */
+export function requestsFilter(shop: ShopEngine, isDefault: boolean, q: RequestsQuery): JournalFilter {
   const { method, path, ...exact } = q;
   return {
     shopId: shop.id,
@@ -115,7 +123,9 @@ export function controlRouter(mount: Mount, deps: ControlDeps) {
       const one = requestHeader(c, "x-api-key") === undefined ? undefined : shopFor(c, engine);
       const mine = lastReset.then(() => (one ? resetShop(one.shop, one.isDefault) : resetAll()));
       lastReset = mine.catch(() => undefined);
-      return c.json({ reset: true as const, shops: await mine }, 200);
+      const shops = await mine;
+      deps.events?.changed("reset", one ? one.shop.id : "*");
+      return c.json({ reset: true as const, shops }, 200);
     })
     .route(routes.simListScenarios, (c) => c.json({ scenarios: registry.list(shopFor(c, engine).shop.id) }, 200))
     .route(routes.simAddScenario, async (c) => {
@@ -142,16 +152,19 @@ export function controlRouter(mount: Mount, deps: ControlDeps) {
       const own = registry.list(shop.id).filter((s) => s.owner === "this shop");
       checkScenario(limits, scenario.rules.length, own.length + (own.some((s) => s.name === scenario.name) ? 0 : 1));
       registry.add(scenario, shop.id);
+      deps.events?.changed("scenarios", shop.id);
       return c.json(registry.list(shop.id).find((s) => s.name === scenario.name && s.owner === "this shop")!, 201);
     })
     .route(routes.simDeleteScenario, (c) => {
       const { shop, isDefault } = shopFor(c, engine);
       const name = c.req.valid("param").name;
       if (!registry.remove(name, shop.id, isDefault)) throw new DomainError("NOT_FOUND", `Scenario ${name} is not active for this shop`);
+      deps.events?.changed("scenarios", shop.id);
       return c.body(null, 204);
     })
     .route(routes.simClearScenarios, (c) => {
       const { shop, isDefault } = shopFor(c, engine);
+      deps.events?.changed("scenarios", shop.id);
       return c.json({ removed: registry.clear(shop.id, isDefault) }, 200);
     })
     .route(routes.simListRequests, (c) => {
@@ -183,6 +196,7 @@ export function controlRouter(mount: Mount, deps: ControlDeps) {
       if (setTo !== undefined) clock.set(setTo);
       if (advanceMs !== undefined) clock.advance(advanceMs);
       if (body.frozen !== undefined) clock.freeze(body.frozen);
+      deps.events?.changed("clock", shop.id);
       return c.json(clockView(shop), 200);
     })
     .route(routes.simCreateShop, async (c) => {
@@ -205,6 +219,7 @@ export function controlRouter(mount: Mount, deps: ControlDeps) {
           rateLimit: body.rateLimit === "off" ? null : (body.rateLimit ?? template.access.rateLimit),
         },
       });
+      deps.events?.changed("shops");
       return c.json(shopInfo(engine, shop), 201);
     })
     .route(routes.simListShops, (c) => c.json({ shops: engine.shops().map((s) => shopInfo(engine, s)) }, 200))
@@ -215,6 +230,7 @@ export function controlRouter(mount: Mount, deps: ControlDeps) {
       if (shop === engine.defaultShop()) throw invalidInput("path", "apiKey", DEFAULT_SHOP_STAYS);
       engine.deleteShop(shop.id);
       forget(shop.id, false);
+      deps.events?.changed("shops");
       await deps.onReset?.();
       return c.body(null, 204);
     })

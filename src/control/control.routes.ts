@@ -44,7 +44,7 @@ const forbidden = controlError(
  * any method but GET may be sent a body, and one over the limit (1 MiB, as the API's; 4 MiB for a
  * scenario, 256 KiB of it as YAML) is refused.
  */
-function controlRoute<const R extends RouteConfig>(route: R) {
+export function controlRoute<const R extends RouteConfig>(route: R) {
   const limit = route.method === "post" && route.path === "/__sim/scenarios" ? SCENARIO_BODY_LIMIT : MIB;
   const tooLarge = controlError(`\`PAYLOAD_TOO_LARGE\`: the body is larger than ${limit / MIB} MiB${limit === SCENARIO_BODY_LIMIT ? ` (${YAML_SCENARIO_LIMIT / 1024} KiB as YAML)` : ""}`);
   return createRoute({ ...base, ...route, responses: { ...route.responses, 403: forbidden, ...(route.method !== "get" && { 413: tooLarge }) } });

@@ -6,7 +6,7 @@
  */
 import type { ShopStore } from "../store/shop-store.js";
 import type { CustomerRecord, RewardRecord, TierRecord, EarnRuleRecord } from "../store/types.js";
-import type { Clock } from "./clock.js";
+import { isoTimestamp, type Clock } from "./clock.js";
 import { DomainError } from "./errors.js";
 import type { RandomSource } from "./random.js";
 
@@ -22,12 +22,16 @@ export function requireChangeable(customer: CustomerRecord): void {
     throw new DomainError(
       "ACTIVITY_NOT_AWARDED",
       `Customer ${customer.id} is removed from the loyalty program; re-include them with PATCH {"excluded": false} first`,
+      undefined,
+      { kind: "customerRemoved", customerId: customer.id, removedAt: customer.excludedAt === undefined ? null : isoTimestamp(customer.excludedAt) },
     );
   }
   if (customer.mergedIntoCustomerId !== undefined) {
     throw new DomainError(
       "ACTIVITY_NOT_AWARDED",
       `Customer ${customer.id} was merged into customer ${customer.mergedIntoCustomerId}; use that customer instead`,
+      undefined,
+      { kind: "customerMerged", customerId: customer.id, mergedIntoCustomerId: customer.mergedIntoCustomerId },
     );
   }
 }

@@ -34,11 +34,26 @@ export interface FieldProblem {
   message: string;
 }
 
+/**
+ * Why the engine refused, as data (the message says it in words): the journal keeps it for the
+ * "why" trace; the API's answer never carries it. Times are ISO 8601 at the shop's clock.
+ */
+export type RefusalReason =
+  | { kind: "insufficientStamps"; customerId: string; balance: number; price: number; rewardId?: string }
+  | { kind: "earnRuleLimit"; customerId: string; earnRuleId: string; limit: number; period: EarnPeriod; awardsInWindow: number; lastAwardAt: string | null; nextAllowedAt: string | null }
+  | { kind: "customerRemoved"; customerId: string; removedAt: string | null }
+  | { kind: "customerMerged"; customerId: string; mergedIntoCustomerId: string }
+  | { kind: "codeNotVoidable"; codeId: string; used: boolean; voided: boolean }
+  | { kind: "tierRequired"; rewardId: string; requiredTierId: string; customerTierId: string | null };
+
+export type EarnPeriod = "day" | "week" | "year" | "lifetime";
+
 export class DomainError extends Error {
   constructor(
     readonly code: ErrorCode,
     message: string = ERROR_MESSAGES[code],
     readonly details?: readonly FieldProblem[],
+    readonly reason?: RefusalReason,
   ) {
     super(message);
     this.name = "DomainError";

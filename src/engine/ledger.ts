@@ -36,6 +36,8 @@ export function applyStampChange(ctx: EngineContext, customer: CustomerRecord, c
     throw new DomainError(
       "INSUFFICIENT_STAMPS",
       `Customer ${customer.id} has ${customer.balance} stamps; ${-change.change} are needed`,
+      undefined,
+      { kind: "insufficientStamps", customerId: customer.id, balance: customer.balance, price: -change.change },
     );
   }
   if (!Number.isSafeInteger(balance)) {

@@ -71,6 +71,8 @@ export function redeemReward(ctx: EngineContext, id: string, rewardId: number, v
       throw new DomainError(
         "REWARD_NOT_FOUND",
         `Reward ${reward.id} is only available to ${needed.name} tier members and above`,
+        undefined,
+        { kind: "tierRequired", rewardId: String(reward.id), requiredTierId: String(needed.id), customerTierId: current ? String(current.id) : null },
       );
     }
   }
@@ -79,6 +81,8 @@ export function redeemReward(ctx: EngineContext, id: string, rewardId: number, v
     throw new DomainError(
       "INSUFFICIENT_STAMPS",
       `Customer ${customer.id} has ${customer.balance} stamps; ${reward.name} costs ${cost}`,
+      undefined,
+      { kind: "insufficientStamps", customerId: customer.id, balance: customer.balance, price: cost, rewardId: String(reward.id) },
     );
   }
   const code = issueCode(ctx, customer, reward, cost, `Redeemed ${reward.name}`);
@@ -124,8 +128,9 @@ export function useRewardCode(ctx: EngineContext, id: string, codeId: ProgramId)
 export function voidRewardCode(ctx: EngineContext, id: string, codeId: ProgramId): RewardCode {
   const customer = requireCustomer(ctx, id);
   const code = requireCode(ctx, id, codeId);
-  if (code.voided) throw new DomainError("VOID_FAILED", `Reward code ${codeId} was already voided`);
-  if (code.used) throw new DomainError("VOID_FAILED", `Reward code ${codeId} was already used and cannot be voided`);
+  const state = { kind: "codeNotVoidable" as const, codeId: String(code.id), used: code.used, voided: code.voided };
+  if (code.voided) throw new DomainError("VOID_FAILED", `Reward code ${codeId} was already voided`, undefined, state);
+  if (code.used) throw new DomainError("VOID_FAILED", `Reward code ${codeId} was already used and cannot be voided`, undefined, state);
   requireChangeable(customer);
   if (code.cost > 0) {
     applyStampChange(ctx, customer, { kind: "refund", change: code.cost, label: `Refund for voided ${code.name}` });

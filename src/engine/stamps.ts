@@ -3,9 +3,9 @@
  * @module
  */
 import type { CustomerRecord, EarnLimit } from "../store/types.js";
-import { DAY_MS } from "./clock.js";
+import { DAY_MS, isoTimestamp } from "./clock.js";
 import { findTier, requireChangeable, requireEarnRule, type EngineContext } from "./context.js";
-import { DomainError } from "./errors.js";
+import { DomainError, type EarnPeriod } from "./errors.js";
 import { applyStampChange, requireCustomer } from "./ledger.js";
 import { paginate, type Page, type PageQuery } from "./pagination.js";
 import { activityView, type Activity } from "./views.js";
@@ -48,21 +48,58 @@ export function adjustStamps(ctx: EngineContext, id: string, input: ManualStamps
 
 const PERIOD_MS = { day: DAY_MS, week: 7 * DAY_MS, year: 365 * DAY_MS } as const;
 
-/** Why the rule may not award this customer now, or undefined when it may. */
-function limitRefusal(ctx: EngineContext, customerId: string, ruleId: number, limit: EarnLimit): string | undefined {
+/** An earn rule's limit as it stands for one customer now: how many awards count and when it reopens. */
+export interface EarnWindow {
+  limit: number;
+  period: EarnPeriod;
+  awardsInWindow: number;
+  /** Epoch ms of the customer's newest award by the rule (in the window, or ever for `lifetime`). */
+  lastAwardAt: number | null;
+  /** While the limit is reached: when the rule may award again (null for `lifetime`, never). */
+  nextAllowedAt: number | null;
+  reached: boolean;
+}
+
+/** The rule's window for the customer, or undefined for a rule without a limit. */
+export function earnWindow(ctx: EngineContext, customerId: string, ruleId: number, limit: EarnLimit): EarnWindow | undefined {
   if (limit.kind === "none") return undefined;
-  if (limit.kind === "lifetime") {
-    return ctx.store.hasEarnedBy(customerId, ruleId) ? "can be awarded once per customer and already was" : undefined;
-  }
   const ledger = ctx.store.activitiesOf(customerId);
-  const now = ctx.clock.now();
-  const since = now - PERIOD_MS[limit.period];
-  let count = 0;
-  // Newest first, stopping at the window's start: cost is the window, not the whole ledger.
-  for (let i = ledger.length - 1; i >= 0 && ledger[i]!.createdAt > since; i--) {
-    if (ledger[i]!.earnRuleId === ruleId) count++;
+  if (limit.kind === "lifetime") {
+    const reached = ctx.store.hasEarnedBy(customerId, ruleId);
+    let last: number | null = null;
+    for (let i = ledger.length - 1; reached && last === null && i >= 0; i--) if (ledger[i]!.earnRuleId === ruleId) last = ledger[i]!.createdAt;
+    return { limit: 1, period: "lifetime", awardsInWindow: reached ? 1 : 0, lastAwardAt: last, nextAllowedAt: null, reached };
   }
-  return count >= limit.count ? `can be awarded at most ${limit.count} time(s) per ${limit.period}` : undefined;
+  const length = PERIOD_MS[limit.period];
+  const since = ctx.clock.now() - length;
+  // Newest first, stopping at the window's start: cost is the window, not the whole ledger.
+  const awards: number[] = [];
+  for (let i = ledger.length - 1; i >= 0 && ledger[i]!.createdAt > since; i--) {
+    if (ledger[i]!.earnRuleId === ruleId) awards.push(ledger[i]!.createdAt);
+  }
+  const reached = awards.length >= limit.count;
+  // It reopens once the award that keeps the count at the limit leaves the window.
+  const nextAllowedAt = reached ? awards[limit.count - 1]! + length : null;
+  return { limit: limit.count, period: limit.period, awardsInWindow: awards.length, lastAwardAt: awards[0] ?? null, nextAllowedAt, reached };
+}
+
+/** Why the rule may not award this customer now, or undefined when it may. */
+function limitRefusal(ctx: EngineContext, customerId: string, ruleId: number, limit: EarnLimit): DomainError | undefined {
+  const window = earnWindow(ctx, customerId, ruleId, limit);
+  if (!window?.reached) return undefined;
+  const rule = requireEarnRule(ctx, ruleId);
+  const words = window.period === "lifetime" ? "can be awarded once per customer and already was" : `can be awarded at most ${window.limit} time(s) per ${window.period}`;
+  const at = (ms: number | null) => (ms === null ? null : isoTimestamp(ms));
+  return new DomainError("ACTIVITY_NOT_AWARDED", `Earn rule ${rule.id} (${rule.name}) ${words}`, undefined, {
+    kind: "earnRuleLimit",
+    customerId,
+    earnRuleId: String(ruleId),
+    limit: window.limit,
+    period: window.period,
+    awardsInWindow: window.awardsInWindow,
+    lastAwardAt: at(window.lastAwardAt),
+    nextAllowedAt: at(window.nextAllowedAt),
+  });
 }
 
 /** Stamps for one qualifying action: step x rule multiplier x tier multiplier, rounded. */
@@ -76,7 +113,7 @@ export function processEarnRule(ctx: EngineContext, id: string, ruleId: number):
   const rule = requireEarnRule(ctx, ruleId);
   requireChangeable(customer);
   const refusal = limitRefusal(ctx, id, rule.id, rule.limit);
-  if (refusal) throw new DomainError("ACTIVITY_NOT_AWARDED", `Earn rule ${rule.id} (${rule.name}) ${refusal}`);
+  if (refusal) throw refusal;
   const stamps = earnAmount(ctx, customer, rule.step, rule.multiplier);
   applyStampChange(ctx, customer, { kind: "earn", change: stamps, label: rule.name, earnRuleId: rule.id });
   return { customerId: customer.id, stampChange: stamps, stampBalance: customer.balance };

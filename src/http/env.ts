@@ -2,6 +2,7 @@
 import type { IncomingMessage } from "node:http";
 import type { Context } from "hono";
 import type { Clock } from "../engine/clock.js";
+import type { DecisionNotes } from "./journal/notes.js";
 import type { ShopEngine } from "../engine/shop-engine.js";
 import type { DomainError } from "../engine/errors.js";
 import type { GraphQLFacts } from "./journal/record.js";
@@ -60,6 +61,8 @@ export interface AppEnv {
     replaceAnswer?: (handlers: Response) => MaybePromise<Response>;
     /** The handler's answer, when a scenario rule replaced it after it committed. */
     committed?: { status: number; text: string; type: string | null };
+    /** What the "why" trace cannot work out afterwards (journal/notes.ts); set only when there is some. */
+    notes?: DecisionNotes;
     /** What the response will carry, gathered while the request runs (see respond.ts). */
     out?: Outgoing;
     /** Set by a route whose errors are not the REST envelope (GraphQL's): writes `sendError`'s refusals. */

@@ -12,6 +12,7 @@ import { DomainError, ERROR_CODES, ERROR_MESSAGES, type ErrorCode, type FieldPro
 import { topField, zodIssues } from "../zod-issues.js";
 import type { AppEnv, DecidedBy } from "./env.js";
 import type { MountedRoute } from "./operation.js";
+import { noteReason } from "./journal/notes.js";
 import { sendJson } from "./respond.js";
 
 type C = Context<AppEnv>;
@@ -104,6 +105,7 @@ function placed(details: readonly FieldProblem[], route: MountedRoute | undefine
 /** The error's envelope; `decidedBy` names, for the journal, what answered when it was not the handler. */
 export function sendError(c: C, error: DomainError, decidedBy?: DecidedBy, route?: MountedRoute): Response {
   if (decidedBy !== undefined) c.set("decidedBy", decidedBy);
+  if (error.reason !== undefined) noteReason(c, error.reason);
   const status = ERROR_STATUS[error.code];
   const details = error.details && placed(error.details, route);
   const write = c.get("writeError");

@@ -16,6 +16,11 @@ export class FixedWindow {
   #start = Number.NaN;
   #count = 0;
 
+  /** When the current window ends (ms); NaN before the first hit. */
+  endsAt(lengthMs: number): number {
+    return this.#start + lengthMs;
+  }
+
   /** Counts one hit at `now` (ms) against `limit` hits per `lengthMs`. */
   hit(limit: number, lengthMs: number, now: number): WindowVerdict {
     // NaN until the first hit: every comparison with it is false, so the first hit opens the window.

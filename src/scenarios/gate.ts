@@ -13,6 +13,7 @@ import type { Gate } from "../http/gateway.js";
 import { customerIdOf } from "../http/operation.js";
 import { bodyText, isJsonType, requestHeader } from "../http/request-input.js";
 import { sendJson, setHeader, takeSentJson } from "../http/respond.js";
+import { noteSkips, type RuleSkip } from "../http/journal/notes.js";
 import { parsePrefer } from "./prefer.js";
 import type { Decision, RequestFacts, ScenarioRegistry } from "./registry.js";
 import type { Fault, Respond } from "./schema.js";
@@ -188,7 +189,9 @@ export function applyScenarios(deps: ScenarioDeps): Gate {
     if (preferred) return applyRespond(c, preferred, undefined, "forced by the Prefer header", registry, "prefer");
     const shopId = c.get("shop").id;
     if (!registry.hasScenarios(shopId)) return undefined;
-    const decision = registry.decide(await facts(c, registry.wantsBody(shopId)));
+    const skips: RuleSkip[] = [];
+    const decision = registry.decide(await facts(c, registry.wantsBody(shopId)), skips);
+    noteSkips(c, skips);
     if (!decision) return undefined;
     c.set("decision", { scenario: decision.scenario, rule: decision.rule, ...(decision.ruleName !== undefined && { ruleName: decision.ruleName }) });
     return applyRespond(c, decision.respond, decision.limit, `forced by scenario "${decision.scenario}" rule ${decision.rule}`, registry, "scenario");

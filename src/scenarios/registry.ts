@@ -12,6 +12,7 @@ import { GRAPHQL_PATH } from "../http/base.js";
 import { FixedWindow } from "../http/fixed-window.js";
 import type { Respond, Rule, Scenario } from "./schema.js";
 import { pathGlob, type PathGlob } from "./glob.js";
+import type { RuleSkip } from "../http/journal/notes.js";
 
 /** What a rule can match on, gathered once per request. */
 export interface RequestFacts {
@@ -92,20 +93,28 @@ export function partialMatch(expected: unknown, actual: unknown): boolean {
   return Object.is(expected, actual);
 }
 
-function matches(state: RuleState, facts: RequestFacts): boolean {
-  const m = state.rule.match;
-  if (m.operation !== undefined && m.operation !== facts.operation) return false;
-  if (m.method !== undefined && m.method !== facts.method) return false;
-  if (state.path && !state.path.test(facts.path) && !(facts.graphql && m.path === GRAPHQL_PATH)) return false;
-  if (m.customerId !== undefined && m.customerId !== facts.customerId) return false;
-  if (m.apiKey !== undefined && m.apiKey !== facts.apiKey) return false;
-  if (m.headers && !Object.entries(m.headers).every(([k, v]) => facts.header(k) === v)) return false;
-  if (m.query && !Object.entries(m.query).every(([k, v]) => own(facts.query, k) === v)) return false;
-  if (m.body && !partialMatch(m.body, facts.body)) return false;
-  if (m.api !== undefined && m.api !== (facts.graphql ? "graphql" : "rest")) return false;
-  if (m.graphql && !(facts.graphql && (m.graphql.operationName === undefined || m.graphql.operationName === facts.graphql.operationName) && (m.graphql.field === undefined || m.graphql.field === facts.graphql.field))) return false;
-  return true;
+/** The `match` fields in the order they are checked. */
+export type MatchField = "operation" | "method" | "path" | "customerId" | "apiKey" | "headers" | "query" | "body" | "api" | "graphql";
+
+/** The first field of `match` the request does not meet, or undefined when it matches (`path`: the rule's glob). */
+export function firstMismatch(m: Rule["match"], path: PathGlob | undefined, facts: RequestFacts): MatchField | undefined {
+  if (m.operation !== undefined && m.operation !== facts.operation) return "operation";
+  if (m.method !== undefined && m.method !== facts.method) return "method";
+  if (path && !path.test(facts.path) && !(facts.graphql && m.path === GRAPHQL_PATH)) return "path";
+  if (m.customerId !== undefined && m.customerId !== facts.customerId) return "customerId";
+  if (m.apiKey !== undefined && m.apiKey !== facts.apiKey) return "apiKey";
+  if (m.headers && !Object.entries(m.headers).every(([k, v]) => facts.header(k) === v)) return "headers";
+  if (m.query && !Object.entries(m.query).every(([k, v]) => own(facts.query, k) === v)) return "query";
+  if (m.body && !partialMatch(m.body, facts.body)) return "body";
+  if (m.api !== undefined && m.api !== (facts.graphql ? "graphql" : "rest")) return "api";
+  if (m.graphql && !(facts.graphql && (m.graphql.operationName === undefined || m.graphql.operationName === facts.graphql.operationName) && (m.graphql.field === undefined || m.graphql.field === facts.graphql.field))) return "graphql";
+  return undefined;
 }
+
+const matches = (state: RuleState, facts: RequestFacts) => firstMismatch(state.rule.match, state.path, facts) === undefined;
+
+/** Skips noted for one request at most: a trace names the rest as not noted. */
+const MAX_SKIPS = 64;
 
 export class ScenarioRegistry {
   /** Made on a shop's first use: a shop never seen has the start-up scenarios, counters at zero. */
@@ -205,17 +214,34 @@ export class ScenarioRegistry {
     }));
   }
 
-  /** The first active rule that matches and applies, with its counters moved. */
-  decide(facts: RequestFacts): Decision | undefined {
+  /**
+   * The first active rule that matches and applies, with its counters moved. Rules passed over
+   * for a dynamic condition (spent, `after`, the probability draw) are added to `skips`.
+   */
+  decide(facts: RequestFacts, skips: RuleSkip[] = []): Decision | undefined {
     const shop = this.#of(facts.shopId);
+    const skip = (s: RuleSkip) => skips.length < MAX_SKIPS && skips.push(s);
     for (const active of shop.active) {
+      const scenario = active.scenario.name;
       for (const state of active.rules) {
         const { rule } = state;
-        if (rule.times !== undefined && state.hits >= rule.times) continue;
+        if (rule.times !== undefined && state.hits >= rule.times) {
+          if (matches(state, facts)) skip({ scenario, rule: state.index, skipped: "spent", times: rule.times });
+          continue;
+        }
         if (!matches(state, facts)) continue;
         state.matches++;
-        if (rule.after !== undefined && state.matches <= rule.after) continue;
-        if (rule.probability !== undefined && !(shop.random.next() < rule.probability)) continue;
+        if (rule.after !== undefined && state.matches <= rule.after) {
+          skip({ scenario, rule: state.index, skipped: "after", after: rule.after, matches: state.matches });
+          continue;
+        }
+        if (rule.probability !== undefined) {
+          const draw = shop.random.next();
+          if (!(draw < rule.probability)) {
+            skip({ scenario, rule: state.index, skipped: "probability", probability: rule.probability, draw });
+            continue;
+          }
+        }
         state.hits++;
         return {
           scenario: active.scenario.name,

@@ -88,7 +88,7 @@ export function createTestSim(options: TestSimOptions = {}) {
     // As the CLI listens on 127.0.0.1.
     ...(overSocket && { loopbackHostsOnly: true }),
   });
-  const { app, engine, shop, registry, journal, limiter } = built;
+  const { app, engine, shop, registry, journal, limiter, events } = built;
   /** The default shop's clock. */
   const clock: SimClock = shop.clock;
   const served = overSocket ? serve(built, config) : undefined;
@@ -126,7 +126,7 @@ export function createTestSim(options: TestSimOptions = {}) {
     return found.id;
   };
 
-  return { app, engine, shop, clock, call, bugs, activeCustomer, registry, journal, limiter };
+  return { app, engine, shop, clock, call, bugs, activeCustomer, registry, journal, limiter, events };
 }
 
 export type TestSim = ReturnType<typeof createTestSim>;

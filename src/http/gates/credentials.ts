@@ -21,6 +21,11 @@ export class Quotas {
     return window.hit(limit, HOUR_MS, now);
   }
 
+  /** When the shop's current window ends (ms), if it has one. */
+  windowEnd(shopId: string): number | undefined {
+    return this.#windows.get(shopId)?.endsAt(HOUR_MS);
+  }
+
   /** Forgets every window, or one shop's. */
   clear(shopId?: string): void {
     if (shopId === undefined) this.#windows.clear();

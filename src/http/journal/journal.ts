@@ -73,6 +73,8 @@ export class Journal {
   #count = 0;
   #next = 0;
   #nextId = 1;
+  /** Bumped by every change, so a reader can tell the journal changed without comparing it. */
+  version = 0;
 
   constructor(readonly capacity: number) {
     this.#slots = new Slots(capacity);
@@ -93,6 +95,7 @@ export class Journal {
   /** A ring: the oldest entry is overwritten once the journal is full. */
   #keep(entry: JournalRecord): void {
     this.#slots.write(this.#next, entry);
+    this.version++;
     this.#next = (this.#next + 1) % this.capacity;
     if (this.#count < this.capacity) this.#count++;
   }
@@ -123,12 +126,18 @@ export class Journal {
 
   /** The entry of this id, if still kept and seen by `scope` (its shop). */
   get(id: number, scope: Scope = {}): JournalEntry | undefined {
+    const e = this.record(id, scope);
+    return e && entryOf(e);
+  }
+
+  /** The entry of this id as recorded (its decision notes and quota window too), if kept and seen by `scope`. */
+  record(id: number, scope: Scope = {}): JournalRecord | undefined {
     for (const slot of this.#newestFirst()) {
       const slotId = this.#slots.idAt(slot);
       if (slotId < id) return undefined;
       if (slotId !== id) continue;
       const e = this.#slots.read(slot);
-      return seenBy(e, scope) ? entryOf(e) : undefined;
+      return seenBy(e, scope) ? e : undefined;
     }
     return undefined;
   }
@@ -167,6 +176,7 @@ export class Journal {
       }
     }
     this.#slots = new Slots(this.capacity);
+    this.version++;
     this.#count = 0;
     this.#next = 0;
     for (const e of keep.reverse()) this.#keep(e);
@@ -177,7 +187,7 @@ export class Journal {
 const apiOf = (e: JournalRecord): Api => (e.path === GRAPHQL_PATH ? "graphql" : "rest");
 
 /** A record as the journal answers it. */
-function entryOf(e: JournalRecord): JournalEntry {
+export function entryOf(e: JournalRecord): JournalEntry {
   return {
     id: e.id,
     at: isoTimestamp(e.at),

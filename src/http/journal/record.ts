@@ -65,4 +65,8 @@ export interface JournalRecord
   committed: { status: number; text: string; type: string | null } | null;
   /** `GraphQLFacts` as JSON; null for REST. */
   graphqlText: string | null;
+  /** The decision notes (notes.ts) as JSON, or null. */
+  notes: string | null;
+  /** When the shop's quota window of this request ended (ms), or null without a quota. */
+  quotaEnd: number | null;
 }

@@ -11,6 +11,7 @@ import { gatheredHeader, gatheredHeaders, sentJsonText } from "../respond.js";
 import { packFetchHeaders, packHeaderList, packHeaderRecord } from "./headers.js";
 import type { Journal } from "./journal.js";
 import type { GraphQLFacts, JournalRecord } from "./record.js";
+import { packedNotes } from "./notes.js";
 
 /** What the request log shows of a request. */
 export interface RequestLogLine {
@@ -35,6 +36,8 @@ export class RequestRecorder {
   constructor(
     private readonly journal: Journal,
     private readonly onRequest?: (line: RequestLogLine) => void,
+    /** When the shop's current quota window ends (ms), if it has one. */
+    private readonly quotaEnd?: (shopId: string) => number | undefined,
   ) {}
 
   /** Names the request's operation (`c.get("operation")`; none for a path no route has) and notes its arrival. */
@@ -66,11 +69,12 @@ export class RequestRecorder {
     const written = sentJsonText(c);
     const sentText = status === null ? "" : written;
     const raw = rawRequestHeaders(c);
+    const shop = c.get("shop");
     const record: JournalRecord = {
       id: 0,
       at: arrival.at,
       // Set by the credentials check only when both headers were right.
-      shopId: c.get("shop")?.id ?? null,
+      shopId: shop?.id ?? null,
       method: c.req.method,
       path: c.req.path,
       url: c.req.url,
@@ -92,6 +96,8 @@ export class RequestRecorder {
       decidedBy: c.get("decidedBy") ?? "handler",
       scenario: decision,
       graphqlText: graphql ? JSON.stringify(graphql) : null,
+      notes: packedNotes(c),
+      quotaEnd: shop === undefined ? null : (this.quotaEnd?.(shop.id) ?? null),
     };
     // Responses written by the app leave their text behind (see http/respond.ts); only one made
     // elsewhere has to be cloned and read. A request body is read again from where the JSON check

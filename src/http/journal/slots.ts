@@ -25,6 +25,7 @@ const TEXT_FIELDS = [
   "committedText",
   "committedType",
   "graphqlText",
+  "notes",
 ] as const;
 type TextField = (typeof TEXT_FIELDS)[number];
 const FIELDS = TEXT_FIELDS.length + 1; // and the scenario, as JSON
@@ -48,6 +49,7 @@ const textsOf = (e: JournalRecord): (string | null)[] => [
   e.committed === null ? null : e.committed.text,
   e.committed === null ? null : e.committed.type,
   e.graphqlText,
+  e.notes,
   e.scenario === null ? null : JSON.stringify(e.scenario),
 ];
 const NULL_LENGTH = -1;
@@ -60,6 +62,7 @@ export class Slots {
   readonly #status: Int32Array;
   readonly #committedStatus: Int32Array;
   readonly #durationMs: Float64Array;
+  readonly #quotaEnd: Float64Array;
   readonly #decidedBy: Uint8Array;
   /** UTF-16 length of each text field (NULL_LENGTH for null), FIELDS per slot. */
   readonly #lengths: Int32Array;
@@ -72,6 +75,7 @@ export class Slots {
     this.#status = new Int32Array(capacity);
     this.#committedStatus = new Int32Array(capacity);
     this.#durationMs = new Float64Array(capacity);
+    this.#quotaEnd = new Float64Array(capacity);
     this.#decidedBy = new Uint8Array(capacity);
     this.#lengths = new Int32Array(capacity * FIELDS);
     this.#byteLength = new Uint32Array(capacity);
@@ -83,6 +87,7 @@ export class Slots {
     this.#status[slot] = e.status ?? NULL_LENGTH;
     this.#committedStatus[slot] = e.committed?.status ?? NULL_LENGTH;
     this.#durationMs[slot] = e.durationMs;
+    this.#quotaEnd[slot] = e.quotaEnd ?? Number.NaN;
     this.#decidedBy[slot] = DECIDERS.indexOf(e.decidedBy);
     let text = "";
     const base = slot * FIELDS;
@@ -150,6 +155,8 @@ export class Slots {
       committed: committedStatus === NULL_LENGTH ? null : { status: committedStatus, text: texts.committedText!, type: texts.committedType },
       graphqlText: texts.graphqlText,
       durationMs: this.#durationMs[slot]!,
+      notes: texts.notes,
+      quotaEnd: Number.isNaN(this.#quotaEnd[slot]!) ? null : this.#quotaEnd[slot]!,
       decidedBy: DECIDERS[this.#decidedBy[slot]!]!,
       scenario: scenario === null ? null : (JSON.parse(scenario) as JournalRecord["scenario"]),
     };

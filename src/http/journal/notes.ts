@@ -1,0 +1,41 @@
+/**
+ * What the "why" trace of a journal entry cannot work out afterwards, noted while the request is
+ * decided: the engine's reason for a refusal and the dynamic conditions that skipped scenario
+ * rules (`times` spent, `after`, the probability draw). Noted only when there is something to
+ * note, so the usual request pays one `c.get`.
+ * @module
+ */
+import type { Context } from "hono";
+import type { RefusalReason } from "../../engine/errors.js";
+import type { AppEnv } from "../env.js";
+
+/** A rule that matched (or was spent) but did not decide, and why. */
+export type RuleSkip =
+  | { scenario: string; rule: number; skipped: "spent"; times: number }
+  | { scenario: string; rule: number; skipped: "after"; after: number; matches: number }
+  | { scenario: string; rule: number; skipped: "probability"; probability: number; draw: number };
+
+export interface DecisionNotes {
+  reason?: RefusalReason;
+  skips?: RuleSkip[];
+}
+
+function notes(c: Context<AppEnv>): DecisionNotes {
+  let found = c.get("notes");
+  if (!found) c.set("notes", (found = {}));
+  return found;
+}
+
+export function noteReason(c: Context<AppEnv>, reason: RefusalReason): void {
+  notes(c).reason = reason;
+}
+
+export function noteSkips(c: Context<AppEnv>, skips: RuleSkip[]): void {
+  if (skips.length > 0) notes(c).skips = skips;
+}
+
+/** The notes as the journal packs them (null when none). */
+export function packedNotes(c: Context<AppEnv>): string | null {
+  const found = c.get("notes");
+  return found === undefined ? null : JSON.stringify(found);
+}
