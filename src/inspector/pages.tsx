@@ -1,0 +1,31 @@
+/**
+ * The inspector's pages, imported on the first `/__sim/ui` request. Each page is server-rendered
+ * hono/jsx (escaped), reading and changing the simulator through the control API.
+ * @module
+ */
+import type { Context } from "hono";
+import type { AppEnv } from "../http/env.js";
+import { sendNoRoute } from "../http/errors.js";
+import { Page } from "./context.js";
+import type { InspectorDeps } from "./mount.js";
+import { errorsPage, requestDetail, requestsPage, rowsFragment } from "./requests.js";
+
+type Handler = (page: Page, id: string | undefined, part: string | undefined) => Promise<Response> | Response | undefined;
+
+const GET: Record<string, Handler> = {
+  "": (page, id) => (id === undefined ? requestsPage(page) : undefined),
+  requests: (page, id, part) => (part !== undefined ? undefined : id === undefined ? requestsPage(page) : id === "rows" ? rowsFragment(page) : requestDetail(page, id)),
+  errors: (page, id) => (id === undefined ? errorsPage(page) : undefined),
+};
+
+const POST: Record<string, Handler> = {};
+
+export function createPages(deps: InspectorDeps) {
+  return async (c: Context<AppEnv>): Promise<Response> => {
+    const { page: name = "", id, part } = c.req.param() as { page?: string; id?: string; part?: string };
+    const table = c.req.method === "POST" ? POST : GET;
+    const handler = Object.hasOwn(table, name) ? table[name] : undefined;
+    const res = handler ? await handler(new Page(c, deps), id, part) : undefined;
+    return res ?? sendNoRoute(c);
+  };
+}
