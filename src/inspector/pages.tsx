@@ -8,6 +8,7 @@ import type { AppEnv } from "../http/env.js";
 import { sendNoRoute } from "../http/errors.js";
 import { Page } from "./context.js";
 import type { InspectorDeps } from "./mount.js";
+import { customerPage, customersPage } from "./customers.js";
 import { errorsPage, requestDetail, requestsPage, rowsFragment } from "./requests.js";
 
 type Handler = (page: Page, id: string | undefined, part: string | undefined) => Promise<Response> | Response | undefined;
@@ -16,6 +17,7 @@ const GET: Record<string, Handler> = {
   "": (page, id) => (id === undefined ? requestsPage(page) : undefined),
   requests: (page, id, part) => (part !== undefined ? undefined : id === undefined ? requestsPage(page) : id === "rows" ? rowsFragment(page) : requestDetail(page, id)),
   errors: (page, id) => (id === undefined ? errorsPage(page) : undefined),
+  customers: (page, id, part) => (part !== undefined ? undefined : id === undefined ? customersPage(page) : customerPage(page, id)),
 };
 
 const POST: Record<string, Handler> = {};
