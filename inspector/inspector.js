@@ -2,6 +2,17 @@
 // live from the control API's event stream and copies <pre> texts; htmx does the rest.
 "use strict";
 (function () {
+  // htmx 4.0 parses answers with Document.parseHTMLUnsafe(html, {}); Chromium before 150 refuses
+  // that second argument (it wants a Sanitizer), so every swap would fail there. Drop it.
+  if (typeof Document.parseHTMLUnsafe === "function") {
+    try {
+      Document.parseHTMLUnsafe("", {});
+    } catch (e) {
+      var parse = Document.parseHTMLUnsafe;
+      Document.parseHTMLUnsafe = function (html) { return parse.call(Document, html); };
+    }
+  }
+
   var shop = document.body.getAttribute("data-shop") || "";
   var withShop = function (path) {
     return shop ? path + (path.indexOf("?") < 0 ? "?" : "&") + "shop=" + encodeURIComponent(shop) : path;

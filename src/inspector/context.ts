@@ -79,7 +79,7 @@ export class Page {
 /** The control API's error envelope. */
 export interface ErrorBody {
   success: false;
-  error: { message: string; code: string; statusCode: number; details?: { field: string; message: string; in?: string }[] };
+  error: { message: string; code: string; statusCode: number; details?: { path: string; message: string; in?: string }[] };
 }
 
 export function isError(body: unknown): body is ErrorBody {

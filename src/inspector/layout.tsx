@@ -48,7 +48,7 @@ export function Layout(props: { page: Page; title: string; current: string; chil
 }
 
 /** An error envelope from the control API, shown as it came. */
-export function Problem(props: { status: number; message: string; details?: { field: string; message: string; in?: string }[] | undefined }) {
+export function Problem(props: { status: number; message: string; details?: { path: string; message: string; in?: string }[] | undefined }) {
   return (
     <div class="problem" role="alert">
       <strong>{props.status}</strong> {props.message}
@@ -56,7 +56,7 @@ export function Problem(props: { status: number; message: string; details?: { fi
         <ul class="field-errors">
           {props.details.map((d) => (
             <li>
-              <code>{[d.in, d.field].filter(Boolean).join(" ")}</code>: {d.message}
+              <code>{[d.in, d.path].filter(Boolean).join(" ")}</code>: {d.message}
             </li>
           ))}
         </ul>

@@ -9,6 +9,8 @@ import { sendNoRoute } from "../http/errors.js";
 import { Page } from "./context.js";
 import type { InspectorDeps } from "./mount.js";
 import { customerPage, customersPage } from "./customers.js";
+import { addScenario, deleteScenario, loadShipped, scenariosPage, scenariosPanel } from "./scenarios.js";
+import { changeClock, clockPage, clockPanel } from "./clock.js";
 import { errorsPage, requestDetail, requestsPage, rowsFragment } from "./requests.js";
 
 type Handler = (page: Page, id: string | undefined, part: string | undefined) => Promise<Response> | Response | undefined;
@@ -17,10 +19,15 @@ const GET: Record<string, Handler> = {
   "": (page, id) => (id === undefined ? requestsPage(page) : undefined),
   requests: (page, id, part) => (part !== undefined ? undefined : id === undefined ? requestsPage(page) : id === "rows" ? rowsFragment(page) : requestDetail(page, id)),
   errors: (page, id) => (id === undefined ? errorsPage(page) : undefined),
+  scenarios: (page, id) => (id === undefined ? scenariosPage(page) : id === "panel" ? scenariosPanel(page) : undefined),
+  clock: (page, id) => (id === undefined ? clockPage(page) : id === "panel" ? clockPanel(page) : undefined),
   customers: (page, id, part) => (part !== undefined ? undefined : id === undefined ? customersPage(page) : customerPage(page, id)),
 };
 
-const POST: Record<string, Handler> = {};
+const POST: Record<string, Handler> = {
+  clock: (page, id) => (id === undefined ? changeClock(page) : undefined),
+  scenarios: (page, id, part) => (id === undefined ? addScenario(page) : id === "load" && part === undefined ? loadShipped(page) : part === "delete" ? deleteScenario(page, id) : undefined),
+};
 
 export function createPages(deps: InspectorDeps) {
   return async (c: Context<AppEnv>): Promise<Response> => {

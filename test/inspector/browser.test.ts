@@ -27,8 +27,10 @@ afterAll(async () => {
 
 /** A page that records every request it makes and every error it logs. */
 async function open(ctx: TestContext, path: string) {
+  // Pages are not closed one by one: the packaged Chromium runs as one process, and closing a
+  // page's context before opening the next one crashes it. The browser closes them all at the end.
   const page = await browser!.newPage();
-  ctx.onTestFinished(async () => void (await page.close()));
+  ctx.onTestFinished(() => page.goto("about:blank").then(() => undefined));
   page.setDefaultTimeout(15_000);
   const requests: string[] = [];
   const errors: string[] = [];
@@ -46,6 +48,12 @@ const api = (method: string, path: string, body?: object) =>
   fetch(`${cli!.origin}${path}`, { method, headers: AUTH, ...(body && { body: JSON.stringify(body) }) });
 
 const rowIds = (page: Page) => page.locator("#rows tr").evaluateAll((rows) => rows.map((r) => Number(r.getAttribute("data-id"))));
+
+/** Waits until the clock page shows `at` or later. */
+async function waitForNow(page: Page, at: number) {
+  const now = page.locator("#now");
+  await expect.poll(async () => Date.parse(await now.innerText()), { timeout: 15_000 }).toBeGreaterThanOrEqual(at);
+}
 
 describe("the inspector in Chromium", () => {
   // Generous bounds, only to fail instead of hanging on a busy 2-core machine.
@@ -82,5 +90,31 @@ describe("the inspector in Chromium", () => {
     expect(errors).toEqual([]);
     expect(requests.filter((url) => new URL(url).origin !== cli!.origin)).toEqual([]);
     expect(requests).toEqual(expect.arrayContaining([`${cli!.origin}/__sim/ui/assets/htmx.min.js`, `${cli!.origin}/__sim/ui/assets/inspector.js`, `${cli!.origin}/__sim/events`]));
+  });
+
+  it("shows an invalid YAML scenario's field error inline, and the clock page follows an advance", { timeout: 60_000 }, async (ctx) => {
+    const { page, requests, errors } = await open(ctx, "/__sim/ui/scenarios");
+    await page.locator("textarea[name=yaml]").fill("name: bad\nrules:\n  - match:\n      operation: noSuchOperation\n    respond:\n      error: INSUFFICIENT_STAMPS\n");
+    await page.getByRole("button", { name: "Add scenario" }).click();
+    const problem = page.locator("#scenarios .problem");
+    await problem.waitFor();
+    await expect(problem.locator(".field-errors code").innerText()).resolves.toBe("body rules[0].match.operation");
+    await expect(page.locator("h1").innerText()).resolves.toBe("Scenarios");
+
+    await page.getByRole("button", { name: "errors/insufficient-stamps.yaml" }).click();
+    await page.locator('#scenarios tr[data-scenario="error-insufficient-stamps"]').waitFor();
+
+    await page.getByRole("link", { name: "Clock" }).click();
+    await page.waitForURL(`${cli!.origin}/__sim/ui/clock`);
+    const now = Date.parse(await page.locator("#now").innerText());
+    await page.getByRole("button", { name: "+30d" }).click();
+    await waitForNow(page, now + 30 * 86_400_000);
+    // A change from elsewhere (a test's control call) reaches the open page over the events stream.
+    const later = Date.parse(await page.locator("#now").innerText()) + 7 * 86_400_000;
+    expect((await api("POST", "/__sim/clock", { advanceSeconds: 7 * 86_400 })).status).toBe(200);
+    await waitForNow(page, later);
+
+    expect(errors).toEqual([]);
+    expect(requests.filter((url) => new URL(url).origin !== cli!.origin)).toEqual([]);
   });
 });

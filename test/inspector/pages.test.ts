@@ -133,7 +133,7 @@ describe("Requests", () => {
     const sim = await seeded();
     const { status, text } = await html(sim, "/__sim/ui/requests?operation=noSuchOperation");
     expect(status).toBe(200);
-    expect(text).toContain('<div class="problem" role="alert"><strong>422</strong> Request validation failed<ul class="field-errors"><li><code>query</code>: Invalid option: expected one of');
+    expect(text).toContain('<div class="problem" role="alert"><strong>422</strong> Request validation failed<ul class="field-errors"><li><code>query operation</code>: Invalid option: expected one of');
     expect(rowIds(text)).toEqual([]);
   });
 
