@@ -48,8 +48,9 @@ export class Page {
       .then((body) => body.shops?.find((s) => s.id === shop || s.apiKey === shop)?.apiKey ?? shop));
   }
 
-  async #call(path: string, init: RequestInit = {}): Promise<Response> {
-    const key = await this.apiKey();
+  /** `as`: the shop to name by X-Api-Key instead of the page's (null: none, for every shop). */
+  async #call(path: string, init: RequestInit = {}, as?: string | null): Promise<Response> {
+    const key = as === undefined ? await this.apiKey() : (as ?? undefined);
     const headers = new Headers(init.headers);
     if (key !== undefined) headers.set("X-Api-Key", key);
     return this.deps.control(path, { ...init, headers });
@@ -61,11 +62,11 @@ export class Page {
   }
 
   /** A control API call with a body (JSON unless `contentType` says otherwise). */
-  async send<T>(method: string, path: string, body?: unknown, contentType = "application/json"): Promise<Answer<T>> {
+  async send<T>(method: string, path: string, body?: unknown, contentType = "application/json", as?: string | null): Promise<Answer<T>> {
     const init: RequestInit = { method };
     if (body !== undefined) init.body = typeof body === "string" ? body : JSON.stringify(body);
     if (body !== undefined) init.headers = { "Content-Type": contentType };
-    const res = await this.#call(this.controlPath(path), init);
+    const res = await this.#call(this.controlPath(path), init, as);
     const text = await res.text();
     return { status: res.status, body: (text ? JSON.parse(text) : null) as T };
   }

@@ -11,6 +11,7 @@ import type { InspectorDeps } from "./mount.js";
 import { customerPage, customersPage } from "./customers.js";
 import { addScenario, deleteScenario, loadShipped, scenariosPage, scenariosPanel } from "./scenarios.js";
 import { changeClock, clockPage, clockPanel } from "./clock.js";
+import { createShop, resetShops, shopsPage } from "./shops.js";
 import { errorsPage, requestDetail, requestsPage, rowsFragment } from "./requests.js";
 
 type Handler = (page: Page, id: string | undefined, part: string | undefined) => Promise<Response> | Response | undefined;
@@ -21,11 +22,13 @@ const GET: Record<string, Handler> = {
   errors: (page, id) => (id === undefined ? errorsPage(page) : undefined),
   scenarios: (page, id) => (id === undefined ? scenariosPage(page) : id === "panel" ? scenariosPanel(page) : undefined),
   clock: (page, id) => (id === undefined ? clockPage(page) : id === "panel" ? clockPanel(page) : undefined),
+  shops: (page, id) => (id === undefined ? shopsPage(page) : undefined),
   customers: (page, id, part) => (part !== undefined ? undefined : id === undefined ? customersPage(page) : customerPage(page, id)),
 };
 
 const POST: Record<string, Handler> = {
   clock: (page, id) => (id === undefined ? changeClock(page) : undefined),
+  shops: (page, id, part) => (id === undefined ? createShop(page) : id === "reset" && part === undefined ? resetShops(page, undefined) : part === "reset" ? resetShops(page, id) : undefined),
   scenarios: (page, id, part) => (id === undefined ? addScenario(page) : id === "load" && part === undefined ? loadShipped(page) : part === "delete" ? deleteScenario(page, id) : undefined),
 };
 

@@ -146,12 +146,18 @@ describe("Requests", () => {
 
   it("keeps ?shop= in its links and lists that shop's journal", async () => {
     const sim = await seeded();
-    const made = await sim.call("POST", "/__sim/shops", { body: { apiKey: "other_key", apiSecret: "other_secret", customers: 0 } });
+    const made = await sim.call("POST", "/__sim/shops", { body: { customers: 1 } });
     expect(made.status).toBe(201);
-    const { text } = await html(sim, "/__sim/ui/requests?shop=other_key");
-    expect(rowIds(text)).toEqual([]);
-    expect(text).toContain('href="/__sim/ui/scenarios?shop=other_key"');
-    expect(text).toContain('data-shop="other_key"');
+    const { apiKey, apiSecret, id } = made.body as { apiKey: string; apiSecret: string; id: string };
+    const first = ((await (await sim.app.request(`/__sim/customers?shop=${id}`)).json()) as { customers: { id: string }[] }).customers[0]!.id;
+    expect((await sim.app.request(`/rest_api/v1/customers/${first}`, { headers: { "X-Api-Key": apiKey, "X-Api-Secret": apiSecret } })).status).toBe(200);
+    for (const shop of [id, apiKey]) {
+      const { text } = await html(sim, `/__sim/ui/requests?shop=${shop}`);
+      expect(rowIds(text), shop).toEqual([5]);
+      expect(text).toContain(`href="/__sim/ui/scenarios?shop=${shop}"`);
+      expect(text).toContain(`data-shop="${shop}"`);
+    }
+    expect(rowIds((await html(sim, "/__sim/ui/requests")).text)).toEqual([4, 3, 2, 1]);
   });
 
   it("an entry's detail: both bodies, headers, the why panel with balance and price, cURL and a scenario rule", async () => {
