@@ -189,13 +189,16 @@ export async function errorsPage(page: Page) {
   );
 }
 
+const CURL_SETS = new Set(["host", "content-length", "connection", "accept-encoding", "user-agent"]);
+
 const quote = (text: string) => `'${text.replaceAll("'", `'\\''`)}'`;
 
 function curlOf(entry: JournalEntry, origin: string, secret: string | undefined): string {
   const query = new URLSearchParams(entry.query as Record<string, string>).toString();
   const parts = [`curl -X ${entry.method} ${quote(`${origin}${entry.path}${query ? `?${query}` : ""}`)}`];
   for (const [name, value] of Object.entries(entry.requestHeaders ?? {})) {
-    if (name === "content-length" || name === "host") continue;
+    // What curl sets itself.
+    if (CURL_SETS.has(name)) continue;
     parts.push(`-H ${quote(`${name}: ${name === "x-api-secret" && secret !== undefined ? secret : value}`)}`);
   }
   if (entry.requestBody !== null && entry.requestBody !== undefined) parts.push(`--data-raw ${quote(typeof entry.requestBody === "string" ? entry.requestBody : JSON.stringify(entry.requestBody))}`);
