@@ -21,7 +21,7 @@ import { docsRouter } from "./http/docs.js";
 import type { AppEnv } from "./http/env.js";
 import { answerError, sendNoRoute } from "./http/errors.js";
 import { createGateway, type GatewayOptions } from "./http/gateway.js";
-import { graphqlRefusals, graphqlRouters } from "./http/graphql-route.js";
+import { graphqlRefusals, graphqlRouters } from "./graphql-route.js";
 import { bodyLimit, controlCallers, cors, credentials, identifyShop, jsonBodies, Quotas, requestId } from "./http/gates/index.js";
 import { Journal } from "./http/journal/journal.js";
 import { RequestRecorder, type RequestLogLine } from "./http/journal/recorder.js";

@@ -8,7 +8,7 @@
  */
 import { execute, type ExecutionResult, type GraphQLError } from "graphql";
 import { jsonTextTooDeep, MAX_JSON_DEPTH } from "../http/json-depth.js";
-import type { OperationId } from "../scenarios/schema.js";
+import type { OperationId } from "../http/operation.js";
 import type { DocumentCache } from "./documents.js";
 import { prepareOperation, type PreparedOperation } from "./operation.js";
 import { rootValue, type GraphQLContext } from "./resolvers.js";

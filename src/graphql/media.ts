@@ -4,11 +4,17 @@
  * refused request never loads it.
  * @module
  */
-import type { GraphQLHttpResponse } from "./http.js";
-
 export const GRAPHQL_RESPONSE = "application/graphql-response+json";
 export const JSON_MEDIA = "application/json";
 export type MediaType = typeof GRAPHQL_RESPONSE | typeof JSON_MEDIA;
+
+/** A refusal before any operation is known (a `GraphQLHttpResponse` with no operation). */
+export interface RefusalResponse {
+  status: number;
+  headers: Record<string, string>;
+  body: string;
+  graphql: null;
+}
 
 /** The media type to answer with: the first the client accepts, or none (406). */
 export function negotiate(accept: string | undefined): MediaType | undefined {
@@ -31,7 +37,7 @@ export function negotiate(accept: string | undefined): MediaType | undefined {
  * A refusal of the gateway (credentials, access, plan, quota, body size, a bad `Prefer`) in
  * GraphQL's shape: the code as `message`, no `data`, the REST status, the negotiated media type.
  */
-export function refusalResponse(status: number, accept: string | undefined, code: string, reason: string, details?: readonly object[]): GraphQLHttpResponse {
+export function refusalResponse(status: number, accept: string | undefined, code: string, reason: string, details?: readonly object[]): RefusalResponse {
   const extensions = { reason, ...(details && { details }) };
   const media = negotiate(accept) ?? JSON_MEDIA;
   return { status, headers: { "Content-Type": `${media}; charset=utf-8` }, body: JSON.stringify({ errors: [{ message: code, extensions }] }), graphql: null };

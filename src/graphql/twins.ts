@@ -13,7 +13,7 @@ import * as rewardRoutes from "../api/rewards/rewards.routes.js";
 import * as stampRoutes from "../api/stamps/stamps.routes.js";
 import type { FieldProblem } from "../engine/errors.js";
 import { fieldIssues, type RequestLocation } from "../http/errors.js";
-import type { OperationId } from "../scenarios/schema.js";
+import type { OperationId } from "../http/operation.js";
 import { NOT_A_CURSOR, restCursorOf } from "./cursors.js";
 
 import type { RootField } from "./root-fields.js";

@@ -2,29 +2,13 @@
 import type { IncomingMessage } from "node:http";
 import type { Context } from "hono";
 import type { Clock } from "../engine/clock.js";
-import type { DecisionNotes } from "./journal/notes.js";
 import type { ShopEngine } from "../engine/shop-engine.js";
 import type { DomainError } from "../engine/errors.js";
-import type { GraphQLFacts } from "./journal/record.js";
 import type { MaybePromise } from "./maybe-promise.js";
-import type { FieldIssue } from "./errors.js";
+import type { DecidedBy, DecisionNotes, FieldIssue, GraphQLFacts, ScenarioRef } from "./facts.js";
 import type { OperationRef } from "./operation.js";
 
-/**
- * What decided a request's answer: the route's handler (also its own domain errors, and the 404
- * of a path no route has), a scenario rule, the `Prefer` header, the hourly quota (429), the
- * credentials check (401, or 403 for API access and plan), the body limit (413), or the request's
- * shape (422 before the handler: a body that is not JSON or breaks the schema, a bad `Prefer`).
- */
-export const DECIDERS = ["handler", "scenario", "prefer", "quota", "credentials", "bodyLimit", "validation"] as const;
-export type DecidedBy = (typeof DECIDERS)[number];
-
-/** A scenario rule, as a request and the journal name it. */
-export interface ScenarioRef {
-  scenario: string;
-  rule: number;
-  ruleName?: string;
-}
+export { DECIDERS, type DecidedBy, type ScenarioRef } from "./facts.js";
 
 /** What a request's response will carry, gathered while it runs (see respond.ts). */
 export interface Outgoing {

@@ -9,6 +9,9 @@ import type { Context } from "hono";
 import type { ContentfulStatusCode } from "hono/utils/http-status";
 import { isoTimestamp } from "../engine/clock.js";
 import { DomainError, ERROR_CODES, ERROR_MESSAGES, type ErrorCode, type FieldProblem } from "../engine/errors.js";
+import type { FieldIssue, RequestLocation } from "./facts.js";
+
+export type { FieldIssue, RequestLocation } from "./facts.js";
 import { topField, zodIssues } from "../zod-issues.js";
 import type { AppEnv, DecidedBy } from "./env.js";
 import type { MountedRoute } from "./operation.js";
@@ -52,13 +55,6 @@ export const CONTROL_ERROR_CATALOG = {
 
 export type ControlErrorCode = keyof typeof CONTROL_ERROR_CATALOG;
 
-/** Where a request carries a field. */
-export type RequestLocation = "body" | "query" | "path" | "header";
-
-/** One refused field, placed in the request: what the envelope's `details` list. */
-export interface FieldIssue extends FieldProblem {
-  in: RequestLocation;
-}
 
 export function errorBody(code: ErrorCode | ControlErrorCode, status: number, message: string, now: number, details?: FieldIssue[]) {
   return {

@@ -6,6 +6,15 @@
 import type { RouteConfig } from "@hono/zod-openapi";
 import { API_BASE } from "./base.js";
 
+/** The API's operations, as the OpenAPI document names them. */
+export const OPERATION_IDS = [
+  "listCustomers", "getCustomer", "updateCustomer", "setCustomerTier", "awardStamps", "adjustStamps",
+  "listRewardCodes", "useRewardCode", "voidRewardCode", "redeemReward", "grantReward", "listActivities",
+  "processEarnRule", "listTiers", "getTier", "listEarnRules", "getEarnRule", "getShop", "listRewards",
+  "getReward", "listBeacons",
+] as const;
+export type OperationId = (typeof OPERATION_IDS)[number];
+
 /** What the gateway knows of a mounted route. */
 export interface MountedRoute {
   /** As the OpenAPI document names the operation (API routes are journaled with it). */

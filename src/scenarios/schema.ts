@@ -9,14 +9,9 @@ import { ERROR_CODES } from "../engine/errors.js";
 import { jsonValue, matchObject, NO_BODY_STATUSES, responseHeaders, stringRecord } from "./field-checks.js";
 import { MAX_GLOB_LENGTH } from "./glob.js";
 import { ROOT_FIELDS } from "../graphql/root-fields.js";
+import { OPERATION_IDS } from "../http/operation.js";
 
-export const OPERATION_IDS = [
-  "listCustomers", "getCustomer", "updateCustomer", "setCustomerTier", "awardStamps", "adjustStamps",
-  "listRewardCodes", "useRewardCode", "voidRewardCode", "redeemReward", "grantReward", "listActivities",
-  "processEarnRule", "listTiers", "getTier", "listEarnRules", "getEarnRule", "getShop", "listRewards",
-  "getReward", "listBeacons",
-] as const;
-export type OperationId = (typeof OPERATION_IDS)[number];
+export { OPERATION_IDS, type OperationId } from "../http/operation.js";
 
 export const FAULTS = ["connection_reset", "empty_response", "malformed_json", "timeout"] as const;
 export type Fault = (typeof FAULTS)[number];

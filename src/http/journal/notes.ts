@@ -8,17 +8,9 @@
 import type { Context } from "hono";
 import type { RefusalReason } from "../../engine/errors.js";
 import type { AppEnv } from "../env.js";
+import type { DecisionNotes, RuleSkip } from "../facts.js";
 
-/** A rule that matched (or was spent) but did not decide, and why. */
-export type RuleSkip =
-  | { scenario: string; rule: number; skipped: "spent"; times: number }
-  | { scenario: string; rule: number; skipped: "after"; after: number; matches: number }
-  | { scenario: string; rule: number; skipped: "probability"; probability: number; draw: number };
-
-export interface DecisionNotes {
-  reason?: RefusalReason;
-  skips?: RuleSkip[];
-}
+export type { DecisionNotes, RuleSkip } from "../facts.js";
 
 function notes(c: Context<AppEnv>): DecisionNotes {
   let found = c.get("notes");

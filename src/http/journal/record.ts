@@ -3,14 +3,9 @@
  * (`JournalEntry`).
  * @module
  */
-import type { DecidedBy, ScenarioRef } from "../env.js";
+import type { DecidedBy, GraphQLFacts, ScenarioRef } from "../facts.js";
 
-/** What a GraphQL request ran: its operation and each root field, with its REST twin and the code it ended with. */
-export interface GraphQLFacts {
-  operationType: "query" | "mutation";
-  operationName: string | null;
-  fields: { field: string; alias: string | null; operation: string; customerId: string | null; error: string | null }[];
-}
+export type { GraphQLFacts } from "../facts.js";
 
 /** Which API a request was for: REST's routes, or `/graphql`. */
 export type Api = "rest" | "graphql";

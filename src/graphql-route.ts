@@ -9,29 +9,29 @@
 import { createRoute } from "@hono/zod-openapi";
 import type { Context } from "hono";
 import type { StatusCode } from "hono/utils/http-status";
-import type { Engine } from "../engine/engine.js";
-import type { DocumentCache, GraphQLHttpResponse, GraphiQLFile } from "../graphql/index.js";
-import { refusalResponse, wantsGraphiQL } from "../graphql/media.js";
-import { applyRespond, preferOf, waitFor } from "../scenarios/gate.js";
-import { decideRootFields, isRequestLevel, preferredOnEveryField } from "../scenarios/graphql-fields.js";
-import type { ScenarioRegistry } from "../scenarios/registry.js";
-import { GRAPHQL_PATH } from "./base.js";
-import type { AppEnv } from "./env.js";
-import { sendNoRoute, type FieldIssue } from "./errors.js";
-import type { Gate } from "./gateway.js";
-import type { Mount } from "./mount.js";
-import { pathParams } from "./params.js";
-import { bodyText, requestHeader } from "./request-input.js";
-import { sendJsonText } from "./respond.js";
+import type { Engine } from "./engine/engine.js";
+import type { DocumentCache, GraphQLHttpResponse, GraphiQLFile } from "./graphql/index.js";
+import { refusalResponse, wantsGraphiQL } from "./graphql/media.js";
+import { applyRespond, preferOf, waitFor } from "./scenarios/gate.js";
+import { decideRootFields, isRequestLevel, preferredOnEveryField } from "./scenarios/graphql-fields.js";
+import type { ScenarioRegistry } from "./scenarios/registry.js";
+import { GRAPHQL_PATH } from "./http/base.js";
+import type { AppEnv } from "./http/env.js";
+import { sendNoRoute, type FieldIssue } from "./http/errors.js";
+import type { Gate } from "./http/gateway.js";
+import type { Mount } from "./http/mount.js";
+import { pathParams } from "./http/params.js";
+import { bodyText, requestHeader } from "./http/request-input.js";
+import { sendJsonText } from "./http/respond.js";
 
 type C = Context<AppEnv>;
-type GraphQLModule = typeof import("../graphql/index.js");
+type GraphQLModule = typeof import("./graphql/index.js");
 
 let loading: Promise<GraphQLModule> | undefined;
 let loaded: GraphQLModule | undefined;
 /** graphql-js and the schema, on first use. */
 function load(): GraphQLModule | Promise<GraphQLModule> {
-  return loaded ?? (loading ??= import("../graphql/index.js").then((module) => (loaded = module)));
+  return loaded ?? (loading ??= import("./graphql/index.js").then((module) => (loaded = module)));
 }
 
 /** A GraphQL answer made by the steps of src/graphql, sent (and journaled) as the app's own JSON. */
