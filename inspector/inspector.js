@@ -57,12 +57,18 @@
   if (live && window.EventSource) {
     var events = new EventSource(withShop("/__sim/events"));
     events.addEventListener("journal", function (e) {
-      wanted = Math.max(wanted, JSON.parse(e.data).lastId);
+      var lastId = JSON.parse(e.data).lastId;
+      // Newer than nothing shown: the journal was cleared; show it as it is now.
+      if (rows && lastId < Number(rows.getAttribute("data-after") || "0")) return location.reload();
+      wanted = Math.max(wanted, lastId);
       addRows();
       reload("journal");
     });
     ["clock", "scenarios", "shops", "reset"].forEach(function (kind) {
-      events.addEventListener(kind, function () { reload(kind); });
+      events.addEventListener(kind, function () {
+        if (kind === "reset" && rows) return location.reload();
+        reload(kind);
+      });
     });
     window.addEventListener("pagehide", function () { events.close(); });
   }

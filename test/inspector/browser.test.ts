@@ -92,7 +92,7 @@ describe("the inspector in Chromium", () => {
     expect(requests).toEqual(expect.arrayContaining([`${cli!.origin}/__sim/ui/assets/htmx.min.js`, `${cli!.origin}/__sim/ui/assets/inspector.js`, `${cli!.origin}/__sim/events`]));
   });
 
-  it("shows an invalid YAML scenario's field error inline, and the clock page follows an advance", { timeout: 60_000 }, async (ctx) => {
+  it("shows an invalid YAML scenario's field error inline, the clock page follows an advance, and a reset empties the Requests page", { timeout: 60_000 }, async (ctx) => {
     const { page, requests, errors } = await open(ctx, "/__sim/ui/scenarios");
     await page.locator("textarea[name=yaml]").fill("name: bad\nrules:\n  - match:\n      operation: noSuchOperation\n    respond:\n      error: INSUFFICIENT_STAMPS\n");
     await page.getByRole("button", { name: "Add scenario" }).click();
@@ -113,6 +113,13 @@ describe("the inspector in Chromium", () => {
     const later = Date.parse(await page.locator("#now").innerText()) + 7 * 86_400_000;
     expect((await api("POST", "/__sim/clock", { advanceSeconds: 7 * 86_400 })).status).toBe(200);
     await waitForNow(page, later);
+
+    // A reset (from a test's afterEach, say) empties the open Requests page.
+    await page.getByRole("link", { name: "Requests" }).click();
+    await page.waitForURL(`${cli!.origin}/__sim/ui/requests`);
+    await expect.poll(() => rowIds(page)).not.toEqual([]);
+    expect((await api("POST", "/__sim/reset")).status).toBe(200);
+    await expect.poll(() => rowIds(page), { timeout: 15_000 }).toEqual([]);
 
     expect(errors).toEqual([]);
     expect(requests.filter((url) => new URL(url).origin !== cli!.origin)).toEqual([]);
