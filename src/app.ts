@@ -13,6 +13,7 @@ import { DEFAULT_LIMITS, type Limits } from "./config.js";
 import { controlRouter } from "./control/control.router.js";
 import { EventHub } from "./control/events.js";
 import { inspectRouter } from "./control/inspect.router.js";
+import { inspectorRouter } from "./inspector/mount.js";
 import { SCENARIO_BODY_LIMIT, simAddScenario } from "./control/control.routes.js";
 import type { Engine } from "./engine/engine.js";
 import { API_BASE, isApiPath } from "./http/base.js";
@@ -57,6 +58,8 @@ export interface AppDeps {
   cors?: boolean;
   /** Bound to a loopback address: the control API refuses a Host that is not a loopback name. */
   loopbackHostsOnly?: boolean;
+  /** Serve the inspector pages at /__sim/ui (default true). */
+  inspector?: boolean;
   /** What the control API may make (default DEFAULT_LIMITS). */
   limits?: Partial<Limits>;
 }
@@ -138,6 +141,8 @@ export function createApp(deps: AppDeps): BuiltApp {
   const { onReset, dataFileFailure } = deps;
   app.route("/", controlRouter(toOther, { engine, registry, journal, limiter: quotas, limits, ...(onReset && { onReset }), ...(dataFileFailure && { dataFileFailure }), events }));
   app.route("/", inspectRouter(toOther, { engine, registry, journal, limiter: quotas, events }));
+  // The pages are one more client of the control API, in process.
+  if (deps.inspector !== false) app.route("/", inspectorRouter(toOther, { control: (path, init) => Promise.resolve(app.request(path, init)) }));
   for (const [name, scheme] of Object.entries(SECURITY_SCHEMES)) app.openAPIRegistry.registerComponent("securitySchemes", name, scheme);
   for (const router of graphqlRouters(toGraphql, toOther, { engine, registry, ...(deps.latency !== undefined && { latency: deps.latency }), ...(deps.onBug && { onBug: deps.onBug }) })) app.route("/", router);
   app.route("/", docsRouter(toOther, (origin) => app.getOpenAPI31Document(openApiConfig([{ url: origin, description: "This simulator" }]))));

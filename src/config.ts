@@ -60,6 +60,8 @@ export const configSchema = z
     quiet: booleanOption.default(false),
     /** Answer CORS preflights for browser apps under test. */
     cors: booleanOption.default(true),
+    /** Serve the inspector pages at /__sim/ui. */
+    inspector: booleanOption.default(true),
     /**
      * The CLI only: exit when the program that started it goes away. Unset: when stdin is a pipe
      * (a program started it, not a terminal, a shell's background job or a service manager).

@@ -63,6 +63,7 @@ export function buildSimulator(config: SimulatorConfig, options: BuildOptions = 
     seed: config.seed,
     journalSize: config.journalSize,
     cors: config.cors,
+    inspector: config.inspector,
     limits: { maxShops: config.maxShops, maxCustomers: config.maxCustomers, maxScenarios: config.maxScenarios, maxScenarioRules: config.maxScenarioRules },
     ...(options.loopbackHostsOnly && { loopbackHostsOnly: true }),
     ...(config.latency !== undefined && { latency: config.latency }),

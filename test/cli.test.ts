@@ -38,6 +38,7 @@ describe.concurrent("loyalty-sim on a real port", { timeout: 20_000 }, () => {
       `  API:         ${cli.origin}/rest_api/v1`,
       `  GraphQL:     ${cli.origin}/graphql (GraphiQL in a browser)`,
       `  Docs:        ${cli.origin}/doc`,
+      `  Inspector:   ${cli.origin}/__sim/ui`,
       `  OpenAPI:     ${cli.origin}/openapi.json`,
       "  Credentials: X-Api-Key: sim_key  X-Api-Secret: sim_secret",
       "  Seed:        1 (50 customers)",
@@ -193,7 +194,7 @@ describe.concurrent("loyalty-sim commands that end by themselves", { timeout: 20
     const run = await runCli(["--help"]);
     expect(run.code).toBe(0);
     expect(run.stdout).toContain("Usage: loyalty-sim [options]");
-    for (const flag of ["--port", "--host", "--seed", "--customers", "--fixtures", "--api-key", "--api-secret", "--rate-limit", "--exit-with-parent", "--help", "--version", "--max-shops", "--max-customers", "--max-scenarios", "--max-scenario-rules"]) {
+    for (const flag of ["--port", "--host", "--seed", "--customers", "--fixtures", "--api-key", "--api-secret", "--rate-limit", "--exit-with-parent", "--no-inspector", "--help", "--version", "--max-shops", "--max-customers", "--max-scenarios", "--max-scenario-rules"]) {
       expect(run.stdout).toContain(flag);
     }
     expect(run.stdout).toContain("LOYALTY_SIM_RATE_LIMIT");

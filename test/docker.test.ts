@@ -230,6 +230,8 @@ describe("the image's command, replayed", { timeout: 30_000 }, () => {
     expect(((await award.json()) as { data: { stampBalance: number } }).data.stampBalance).toBe(stampBalance + 7);
     const beacons = await fetch(`${origin}/rest_api/v1/beacons`, { headers });
     expect([beacons.status, ((await beacons.json()) as { error: { code: string } }).error.code]).toEqual([403, "PLAN_UPGRADE_REQUIRED"]);
+    // The inspector's own files ship in the image beside dist/.
+    for (const path of ["/__sim/ui", "/__sim/ui/assets/inspector.js", "/__sim/ui/assets/htmx.min.js"]) expect([path, (await fetch(`${origin}${path}`)).status]).toEqual([path, 200]);
 
     expect(await runHealthcheck(port)).toEqual({ code: 0, stderr: "" });
     expect(existsSync(vars.LOYALTY_SIM_DATA)).toBe(false);

@@ -38,7 +38,7 @@ afterAll(async () => {
 describe("the npm package", { timeout: 60_000 }, () => {
   it("is named after the version and ships the runtime files only", () => {
     expect(tarball.endsWith(`loyalty-sim-${version}.tgz`)).toBe(true);
-    for (const file of ["package.json", "README.md", "dist/cli/bin.js", "dist/cli/healthcheck.js", "dist/index.js", "dist/index.d.ts", "fixtures/default.json", "openapi/openapi.json", "graphql/schema.graphql", "scenarios/scenario.schema.json"]) {
+    for (const file of ["package.json", "README.md", "dist/cli/bin.js", "dist/cli/healthcheck.js", "dist/index.js", "dist/index.d.ts", "fixtures/default.json", "openapi/openapi.json", "graphql/schema.graphql", "scenarios/scenario.schema.json", "inspector/inspector.js", "inspector/inspector.css", "inspector/favicon.svg"]) {
       expect(packed, file).toContain(file);
     }
     const shipped = (dir: string) => readdirSync(join(ROOT, dir), { recursive: true, withFileTypes: true }).filter((e) => e.isFile()).map((e) => relative(ROOT, join(e.parentPath, e.name)).replaceAll("\\", "/"));
@@ -47,16 +47,17 @@ describe("the npm package", { timeout: 60_000 }, () => {
     expect(scenarios.length).toBeGreaterThan(20);
     expect(packed.filter((p) => p.startsWith("scenarios/")).sort()).toEqual(scenarios.sort());
     expect(packed.filter((p) => p.startsWith("fixtures/")).sort()).toEqual(shipped("fixtures").sort());
+    expect(packed.filter((p) => p.startsWith("inspector/")).sort()).toEqual(shipped("inspector").sort());
     const unwanted = packed.filter((p) => /^(src|test|scripts|\.ci|node_modules|bench|coverage)\//.test(p) || /(^|\/)tsconfig[^/]*\.json$|^Dockerfile$|^\.dockerignore$|^redocly\.yaml$|\.tgz$/.test(p));
     expect(unwanted).toEqual([]);
-    expect(packed.every((p) => /^(dist|fixtures|scenarios|openapi|graphql)\/|^(README\.md|package\.json|LICENSE)$/.test(p)), packed.join("\n")).toBe(true);
+    expect(packed.every((p) => /^(dist|fixtures|scenarios|openapi|graphql|inspector)\/|^(README\.md|package\.json|LICENSE)$/.test(p)), packed.join("\n")).toBe(true);
   });
 
   it("installs with its runtime dependencies only", () => {
     const manifest = JSON.parse(readFileSync(join(app, "node_modules/loyalty-sim/package.json"), "utf8")) as { bin: Record<string, string> };
     expect(manifest.bin).toEqual({ "loyalty-sim": "dist/cli/bin.js" });
     expect(existsSync(join(app, "node_modules/.bin/loyalty-sim"))).toBe(true);
-    for (const dep of ["hono", "@hono/node-server", "lowdb", "zod", "@mswjs/interceptors", "graphql", "@graphql-yoga/render-graphiql"]) expect(existsSync(join(app, "node_modules", dep)), dep).toBe(true);
+    for (const dep of ["hono", "htmx.org", "@hono/node-server", "lowdb", "zod", "@mswjs/interceptors", "graphql", "@graphql-yoga/render-graphiql"]) expect(existsSync(join(app, "node_modules", dep)), dep).toBe(true);
     for (const dev of ["typescript", "vitest", "tsx", "@redocly/cli", "playwright-core", "ajv", "graphql-http"]) expect(existsSync(join(app, "node_modules", dev)), dev).toBe(false);
   });
 
@@ -74,6 +75,15 @@ describe("the npm package", { timeout: 60_000 }, () => {
       expect(((await customers.json()) as { meta: { pagination: { count: number } } }).meta.pagination.count).toBe(50);
       const docs = await fetch(`${cli.origin}/doc`);
       expect(docs.status).toBe(200);
+      expect(cli.banner).toContain(`  Inspector:   ${cli.origin}/__sim/ui`);
+      const ui = await fetch(`${cli.origin}/__sim/ui`);
+      expect([ui.status, ui.headers.get("content-security-policy")]).toEqual([200, "default-src 'self'; script-src 'self'; style-src 'self'; frame-ancestors 'none'"]);
+      expect(await ui.text()).toContain("<h1>Requests</h1>");
+      for (const [file, type] of [["htmx.min.js", "text/javascript; charset=utf-8"], ["inspector.js", "text/javascript; charset=utf-8"], ["inspector.css", "text/css; charset=utf-8"]]) {
+        const asset = await fetch(`${cli.origin}/__sim/ui/assets/${file}`);
+        expect([file, asset.status, asset.headers.get("content-type")]).toEqual([file, 200, type]);
+        expect((await asset.arrayBuffer()).byteLength, file).toBeGreaterThan(1000);
+      }
     } finally {
       await stopCli(cli);
     }

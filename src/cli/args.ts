@@ -28,6 +28,7 @@ Options (each also as an environment variable):
   --log-format FMT    pretty|json (default pretty)                      ${envName("logFormat")}
   --quiet             no request log (same as --log-level silent)       ${envName("quiet")}
   --no-cors           do not answer CORS preflights (on by default)     ${envName("cors")}=false
+  --no-inspector      do not serve the inspector pages at /__sim/ui      ${envName("inspector")}=false
   --exit-with-parent  exit when the program that started it exits or       ${envName("exitWithParent")}
                       closes stdin (default: when stdin is a pipe;
                       --no-exit-with-parent: never)
@@ -67,6 +68,8 @@ export function parseCli(argv: string[], env: Record<string, string | undefined>
       quiet: { type: "boolean" },
       cors: { type: "boolean" },
       "no-cors": { type: "boolean" },
+      inspector: { type: "boolean" },
+      "no-inspector": { type: "boolean" },
       "exit-with-parent": { type: "boolean" },
       "no-exit-with-parent": { type: "boolean" },
       "max-shops": { type: "string" },
@@ -78,11 +81,12 @@ export function parseCli(argv: string[], env: Record<string, string | undefined>
     },
   });
   if (values.help) return { kind: "help" };
-  const { "no-cors": noCors, quiet, cors, "exit-with-parent": exitWithParent, "no-exit-with-parent": noExitWithParent, ...rest } = values;
+  const { "no-cors": noCors, quiet, cors, inspector, "no-inspector": noInspector, "exit-with-parent": exitWithParent, "no-exit-with-parent": noExitWithParent, ...rest } = values;
   if (values.version) return { kind: "version" };
   const flags: Record<string, string | string[] | boolean> = {};
   if (quiet) flags.quiet = true;
   if (cors || noCors) flags.cors = !noCors;
+  if (inspector || noInspector) flags.inspector = !noInspector;
   if (exitWithParent || noExitWithParent) flags.exitWithParent = !noExitWithParent;
   for (const [key, value] of Object.entries(rest)) {
     if (typeof value === "string" || Array.isArray(value)) flags[key.replace(/-([a-z])/g, (_, ch: string) => ch.toUpperCase())] = value;

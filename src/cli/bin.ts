@@ -61,6 +61,7 @@ async function main(): Promise<void> {
     `  API:         ${sim.baseUrl}`,
     `  GraphQL:     ${sim.graphqlUrl} (GraphiQL in a browser)`,
     `  Docs:        ${sim.url}/doc`,
+    ...(config.inspector ? [`  Inspector:   ${sim.url}/__sim/ui`] : []),
     `  OpenAPI:     ${sim.url}/openapi.json`,
     ...(config.data ? [`  Data file:   ${config.data} (flushed at most every ${config.flushMs} ms)`] : []),
     ...(config.scenario.length > 0 ? [`  Scenarios:   ${config.scenario.join(", ")}`] : []),
