@@ -1,7 +1,7 @@
 /** @module What every inspector page works with: the shop it shows, its links, and the control API in process. */
 import type { Context } from "hono";
 import type { AppEnv } from "../http/env.js";
-import { UI_PATH, type InspectorDeps } from "./mount.js";
+import { UI_PATH, type InspectorDeps } from "./paths.js";
 
 export interface Answer<T> {
   status: number;

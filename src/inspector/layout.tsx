@@ -1,7 +1,7 @@
 /** @module The page frame: navigation, the one stylesheet and the two scripts (htmx and inspector.js), nothing inline. */
 import type { Child } from "hono/jsx";
 import type { Page } from "./context.js";
-import { UI_PATH } from "./mount.js";
+import { UI_PATH } from "./paths.js";
 
 const NAV: [string, string][] = [
   ["/requests", "Requests"],

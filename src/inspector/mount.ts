@@ -16,15 +16,8 @@ import { sendNoRoute } from "../http/errors.js";
 import type { Mount } from "../http/mount.js";
 import { pathParams } from "../http/params.js";
 
-export const UI_PATH = "/__sim/ui";
-
-/** No inline script or style, no framing, nothing from another origin. */
-export const CSP = "default-src 'self'; script-src 'self'; style-src 'self'; frame-ancestors 'none'";
-
-/** What the pages need: the control API, called in process. */
-export interface InspectorDeps {
-  control: (path: string, init?: RequestInit) => Promise<Response>;
-}
+export { CSP, UI_PATH, type InspectorDeps } from "./paths.js";
+import { CSP, UI_PATH, type InspectorDeps } from "./paths.js";
 
 /** The files the pages load: htmx from its package, the rest from the shipped `inspector/` folder. */
 const ASSETS: Record<string, { type: string; path: () => string }> = {

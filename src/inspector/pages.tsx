@@ -7,7 +7,7 @@ import type { Context } from "hono";
 import type { AppEnv } from "../http/env.js";
 import { sendNoRoute } from "../http/errors.js";
 import { Page } from "./context.js";
-import type { InspectorDeps } from "./mount.js";
+import type { InspectorDeps } from "./paths.js";
 import { customerPage, customersPage } from "./customers.js";
 import { addScenario, deleteScenario, loadShipped, scenariosPage, scenariosPanel } from "./scenarios.js";
 import { changeClock, clockPage, clockPanel } from "./clock.js";
