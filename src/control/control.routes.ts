@@ -24,10 +24,10 @@ import {
   ShopKeyHeader,
 } from "./control.schemas.js";
 
-const json = <T extends z.ZodType>(schema: T, description: string) => ({ description, content: { "application/json": { schema } } });
+export const json = <T extends z.ZodType>(schema: T, description: string) => ({ description, content: { "application/json": { schema } } });
 const base = { tags: [CONTROL_TAG], security: [] as Record<string, string[]>[] };
 const invalid = controlError("`VALIDATION_ERROR`: bad control input, with details");
-const bug = controlError("`INTERNAL_ERROR`: a bug in the simulator");
+export const bug = controlError("`INTERNAL_ERROR`: a bug in the simulator");
 
 /** Largest scenario body: a file of many rules, or of large bodies to match, is still a few MiB at most. */
 export const SCENARIO_BODY_LIMIT = 4 * 1024 * 1024;

@@ -5,7 +5,8 @@
  * @module
  */
 import { z } from "@hono/zod-openapi";
-import { controlRoute } from "./control.routes.js";
+import { pathParams } from "../http/params.js";
+import { bug, controlRoute, json } from "./control.routes.js";
 import { controlError, RequestIdParam, RequestsQuerySchema, ShopKeyHeader } from "./control.schemas.js";
 import {
   CustomerDetailQuery,
@@ -18,9 +19,7 @@ import {
 } from "./inspect.schemas.js";
 import { WhyTraceSchema } from "./why.schemas.js";
 
-const json = <T extends z.ZodType>(schema: T, description: string) => ({ description, content: { "application/json": { schema } } });
 const invalid = controlError("`VALIDATION_ERROR`: bad input, or a `shop` or X-Api-Key that names no shop");
-const bug = controlError("`INTERNAL_ERROR`: a bug in the simulator");
 
 export const simWhyRequest = controlRoute({
   method: "get",
@@ -50,7 +49,7 @@ export const simGetCustomer = controlRoute({
   summary: "One customer, whole",
   description:
     "The customer as `GET /customers/{id}` answers (next reward, expiry, cards, tier), their codes grouped available, used and voided, a page of their ledger (newest first), and what happens to them next by time alone. No secret needed, outside the quota and the journal; expiry settles on read, as the API's reads do.",
-  request: { headers: ShopKeyHeader, params: z.object({ id: z.string().openapi({ param: { name: "id", in: "path" } }) }), query: CustomerDetailQuery },
+  request: { headers: ShopKeyHeader, params: pathParams({ id: {} }), query: CustomerDetailQuery },
   responses: { 200: json(CustomerDetailSchema, "The customer"), 404: controlError("`CUSTOMER_NOT_FOUND`"), 422: invalid, 500: bug },
 });
 
