@@ -10,11 +10,14 @@ import { createRoute } from "@hono/zod-openapi";
 import type { Context } from "hono";
 import type { StatusCode } from "hono/utils/http-status";
 import type { Engine } from "./engine/engine.js";
-import type { DocumentCache, GraphQLHttpResponse, GraphiQLFile } from "./graphql/index.js";
+import type { DocumentCache, FieldDecision, GraphQLHttpResponse, GraphQLParams, GraphiQLFile, MediaType, PreparedOperation } from "./graphql/index.js";
+import type { ErrorCode } from "./engine/errors.js";
+import { andThen, type MaybePromise } from "./http/maybe-promise.js";
 import { refusalResponse, wantsGraphiQL } from "./graphql/media.js";
 import { applyRespond, preferOf, waitFor } from "./scenarios/gate.js";
 import { decideRootFields, isRequestLevel, preferredOnEveryField } from "./scenarios/graphql-fields.js";
 import type { ScenarioRegistry } from "./scenarios/registry.js";
+import type { Respond } from "./scenarios/schema.js";
 import { GRAPHQL_PATH } from "./http/base.js";
 import type { AppEnv } from "./http/env.js";
 import { sendNoRoute, type FieldIssue } from "./http/errors.js";
@@ -60,54 +63,76 @@ export interface GraphQLRouteDeps {
 const route = (method: "get" | "post" | "put" | "patch" | "delete", path: string, request?: object) =>
   createRoute({ method, path, hide: true, ...(request && { request }), responses: { 200: { description: "" } } });
 
-/** The answer to one GraphQL request, once the gateway let it through (spec section 5.1, steps 4 to 9). */
-async function answer(c: C, deps: GraphQLRouteDeps, caches: { documents?: DocumentCache }): Promise<Response> {
-  const gql = await load();
-  const cache = (caches.documents ??= new gql.DocumentCache());
-  const { registry, latency } = deps;
-  const shop = c.get("shop");
-  const read = gql.readRequest({
-    method: c.req.method,
-    contentType: requestHeader(c, "content-type"),
-    accept: requestHeader(c, "accept"),
-    bodyText: await bodyText(c),
-  });
+/**
+ * The answer to one GraphQL request, once the gateway let it through (spec section 5.1, steps 4 to
+ * 9): without a promise when nothing waits (graphql-js loaded, the body here, no delay, `Prefer` or
+ * scenario, no delayed field).
+ */
+function answer(c: C, runner: MaybePromise<Runner>): MaybePromise<Response> {
+  return andThen(runner, (r) => andThen(bodyText(c), (text) => answerText(c, r, text)));
+}
+
+/** What answers GraphQL requests once graphql-js is loaded: the module, the route's deps and the cache of parsed and validated documents. */
+interface Runner {
+  gql: GraphQLModule;
+  deps: GraphQLRouteDeps;
+  cache: DocumentCache;
+}
+
+type Read = { params: GraphQLParams; media: MediaType };
+
+function answerText(c: C, r: Runner, text: string): MaybePromise<Response> {
+  const read = r.gql.readRequest({ method: c.req.method, contentType: requestHeader(c, "content-type"), accept: requestHeader(c, "accept"), bodyText: text });
   if (read.response) {
     c.set("decidedBy", "validation");
     return send(c, read.response);
   }
-  if (latency !== undefined) await waitFor(c, registry.drawDelay(latency, shop.id));
-  // A valid Prefer header replaces the scenarios; its delay, raw status and request-level errors act before parsing.
+  const { registry, latency } = r.deps;
+  const preferred = () => withPrefer(c, r, read);
+  return latency === undefined ? preferred() : waitFor(c, registry.drawDelay(latency, c.get("shop").id)).then(preferred);
+}
+
+/** A valid Prefer header replaces the scenarios; its delay, raw status and request-level errors act before parsing. */
+function withPrefer(c: C, r: Runner, read: Read): MaybePromise<Response> {
   const preferred = preferOf(c);
-  const fieldCode = preferred?.error !== undefined && !isRequestLevel(preferred.error) ? preferred.error : undefined;
-  if (preferred) {
-    const beforeParsing = fieldCode === undefined ? preferred : { ...preferred, error: undefined };
-    const early = await applyRespond(c, beforeParsing, undefined, "forced by the Prefer header", registry, "prefer");
-    if (early) return early;
-  }
-  const { prepared, response } = gql.prepareRequest(read.params, read.media, cache);
+  if (!preferred) return decideFields(c, r, read, undefined);
+  const beforeParsing = fieldCodeOf(preferred) === undefined ? preferred : { ...preferred, error: undefined };
+  return applyRespond(c, beforeParsing, undefined, "forced by the Prefer header", r.deps.registry, "prefer").then((early) => early ?? decideFields(c, r, read, preferred));
+}
+
+/** A code of the Prefer header that fails root fields, not the whole request. */
+const fieldCodeOf = (preferred: Respond): ErrorCode | undefined => (preferred.error !== undefined && !isRequestLevel(preferred.error) ? preferred.error : undefined);
+
+/** The document, then each root field's decision: the Prefer header's field code, else the scenarios'. */
+function decideFields(c: C, r: Runner, read: Read, preferred: Respond | undefined): MaybePromise<Response> {
+  const { prepared, response } = r.gql.prepareRequest(read.params, read.media, r.cache);
   if (response) {
     c.set("decidedBy", "validation");
     return send(c, response);
   }
-  let forced;
+  const fieldCode = preferred && fieldCodeOf(preferred);
   if (fieldCode !== undefined) {
     c.set("decidedBy", "prefer");
-    forced = preferredOnEveryField(prepared, fieldCode);
-  } else if (!preferred && registry.hasScenarios(shop.id)) {
-    const decided = await decideRootFields(c, prepared, registry);
-    if (decided.answer) return decided.answer;
-    forced = decided.forced;
+    return run(c, r, prepared, read.media, preferredOnEveryField(prepared, fieldCode));
   }
-  const result = await gql.executePrepared(prepared, {
-    shop,
+  if (preferred || !r.deps.registry.hasScenarios(c.get("shop").id)) return run(c, r, prepared, read.media, undefined);
+  return decideRootFields(c, prepared, r.deps.registry).then((decided) => decided.answer ?? run(c, r, prepared, read.media, decided.forced));
+}
+
+/** Executes the operation and writes its result. */
+function run(c: C, r: Runner, prepared: PreparedOperation, media: MediaType, forced: Map<string, FieldDecision> | undefined): MaybePromise<Response> {
+  const { gql, deps } = r;
+  const result = gql.executePrepared(prepared, {
+    shop: c.get("shop"),
     ...(forced && { forced }),
     wait: (ms) => waitFor(c, ms),
     ...(deps.onBug && { onBug: deps.onBug }),
   });
-  const written = gql.writeResult(prepared, read.media, result);
-  if (written.graphql) c.set("graphql", written.graphql);
-  return send(c, written);
+  return andThen(result, (done) => {
+    const written = gql.writeResult(prepared, media, done);
+    if (written.graphql) c.set("graphql", written.graphql);
+    return send(c, written);
+  });
 }
 
 /** A GraphiQL file, as `/doc` serves its own. */
@@ -121,9 +146,9 @@ function file(c: C, found: GraphiQLFile): Response {
  * GraphiQL and the schema on `other`.
  */
 export function graphqlRouters(api: Mount, other: Mount, deps: GraphQLRouteDeps) {
-  // Parsed and validated documents, made with graphql-js on the first request.
-  const cache: { documents?: DocumentCache } = {};
-  const operations = (["post", "put", "patch", "delete"] as const).reduce((mounting, method) => mounting.route(route(method, GRAPHQL_PATH), (c) => answer(c, deps, cache)), api());
+  let runner: Runner | undefined;
+  const ready = (): MaybePromise<Runner> => runner ?? andThen(load(), (gql) => (runner ??= { gql, deps, cache: new gql.DocumentCache() }));
+  const operations = (["post", "put", "patch", "delete"] as const).reduce((mounting, method) => mounting.route(route(method, GRAPHQL_PATH), (c) => answer(c, ready())), api());
   const pages = other()
     .route(route("get", GRAPHQL_PATH), async (c) => {
       const gql = await load();
