@@ -1,6 +1,9 @@
 import { defineConfig } from "vitest/config";
 
 export default defineConfig({
+  // Node loads "graphql" as its CommonJS main, as graphql-jit's own imports of it do; vite would
+  // take its ESM build for our sources, and graphql-js refuses types from a second copy.
+  resolve: { alias: [{ find: /^graphql$/, replacement: "graphql/index.js" }] },
   test: {
     // The npm package is packed once a run, by the first test file that installs it.
     globalSetup: ["./test/support/pack-setup.ts"],

@@ -14,6 +14,7 @@ import {
   validate,
   type DocumentNode,
   type FragmentDefinitionNode,
+  type OperationDefinitionNode,
   type SelectionSetNode,
 } from "graphql";
 import { schema } from "./schema.js";
@@ -152,6 +153,7 @@ function compileUncached(text: string, tokens: number, nesting: number): Compile
 export class DocumentCache {
   readonly #entries = new Map<string, { compiled: Compiled; tokens: number }>();
   #tokens = 0;
+  readonly #kept = new WeakMap<OperationDefinitionNode, object>();
 
   constructor(
     readonly maxEntries = 1000,
@@ -181,5 +183,12 @@ export class DocumentCache {
       }
     }
     return compiled;
+  }
+
+  /** What is kept for one operation of a compiled document (`make` makes it on first ask); it goes when the document does. */
+  kept<T extends object>(operation: OperationDefinitionNode, make: () => T): T {
+    let value = this.#kept.get(operation) as T | undefined;
+    if (value === undefined) this.#kept.set(operation, (value = make()));
+    return value;
   }
 }

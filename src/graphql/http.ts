@@ -2,17 +2,18 @@
  * GraphQL over HTTP (the 2024 text that graphql-http 1.23 implements and audits) as plain
  * functions of the request's method, headers and body text: no server, no gateway. A request goes
  * through four steps, which the gateway may call one by one to act between them (scenario rules
- * need the prepared operation): `readRequest`, `prepareRequest`, `executePrepared`, `writeResult`.
+ * need the prepared operation): `readRequest`, `prepareRequest`, `executePrepared` (execute.ts),
+ * `writeResult`.
  * Execution stays synchronous unless a resolver waits.
  * @module
  */
-import { execute, type ExecutionResult, type GraphQLError } from "graphql";
+import type { ExecutionResult, GraphQLError } from "graphql";
 import { jsonTextTooDeep, MAX_JSON_DEPTH } from "../http/json-depth.js";
 import type { OperationId } from "../http/operation.js";
 import type { DocumentCache } from "./documents.js";
 import { prepareOperation, type PreparedOperation } from "./operation.js";
-import { rootValue, type GraphQLContext } from "./resolvers.js";
-import { schema } from "./schema.js";
+import { executePrepared } from "./execute.js";
+import type { GraphQLContext } from "./resolvers.js";
 import { customerIdOf, REST_TWINS, type RootField } from "./twins.js";
 import { GRAPHQL_RESPONSE, JSON_MEDIA, negotiate, type MediaType } from "./media.js";
 
@@ -112,20 +113,8 @@ export function prepareRequest(
 ): { response: GraphQLHttpResponse; prepared?: undefined } | { prepared: PreparedOperation; response?: undefined } {
   const compiled = cache.compile(params.query);
   if (compiled.errors) return requestErrors(media, compiled.errors);
-  const { prepared, errors } = prepareOperation(compiled.document, params.operationName, params.variables);
+  const { prepared, errors } = prepareOperation(compiled.document, params.operationName, params.variables, cache);
   return errors ? requestErrors(media, errors) : { prepared };
-}
-
-/** Step 3: runs the operation; a plain result unless a resolver waits (a delayed field). */
-export function executePrepared(prepared: PreparedOperation, context: GraphQLContext): ExecutionResult | Promise<ExecutionResult> {
-  return execute({
-    schema,
-    document: prepared.document,
-    rootValue,
-    contextValue: context,
-    variableValues: prepared.variables,
-    operationName: prepared.operationName ?? undefined,
-  });
 }
 
 /** The root fields of a prepared operation with the code each ended with. */

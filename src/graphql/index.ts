@@ -7,9 +7,9 @@
 export { graphqlSchemaSDL } from "./sdl.js";
 export { schema, printedSchema } from "./schema.js";
 export { DocumentCache, GRAPHQL_LIMITS, type Compiled } from "./documents.js";
-export { prepareOperation, type PreparedOperation, type RootFieldUse } from "./operation.js";
+export { prepareOperation, type OperationPlan, type PreparedOperation, type RootFieldUse } from "./operation.js";
+export { executePrepared } from "./execute.js";
 export {
-  executePrepared,
   handleGraphQLRequest,
   negotiate,
   operationRecord,
@@ -27,7 +27,7 @@ export {
   type MediaType,
   type OperationRecord,
 } from "./http.js";
-export { fieldError, rootValue, type FieldDecision, type FieldErrorCode, type GraphQLContext } from "./resolvers.js";
+export { fieldError, rootResolvers, type FieldDecision, type FieldErrorCode, type GraphQLContext } from "./resolvers.js";
 export {
   argumentIssues,
   MUTATION_FIELDS,

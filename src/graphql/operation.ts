@@ -18,7 +18,8 @@ import {
   type OperationDefinitionNode,
   type SelectionSetNode,
 } from "graphql";
-import { documentError, GRAPHQL_LIMITS } from "./documents.js";
+import type { CompiledQuery } from "graphql-jit";
+import { documentError, GRAPHQL_LIMITS, type DocumentCache } from "./documents.js";
 import { schema } from "./schema.js";
 import { REST_TWINS, type RootField } from "./twins.js";
 
@@ -33,6 +34,15 @@ export interface RootFieldUse {
   args: Record<string, unknown>;
 }
 
+/** What is kept of one operation of a cached document between requests. */
+export interface OperationPlan {
+  /** The operation prepared once, when it declares no variables: nothing about it can change then. */
+  prepared?: PreparedOperation;
+  /** How often it ran, and the function graphql-jit compiled from it (null: graphql-js runs it; see execute.ts). */
+  runs: number;
+  compiled?: CompiledQuery | null;
+}
+
 export interface PreparedOperation {
   document: DocumentNode;
   operation: OperationDefinitionNode;
@@ -42,6 +52,7 @@ export interface PreparedOperation {
   variables: Record<string, unknown>;
   /** In document order, `@skip`/`@include` applied; `__typename`, `__schema` and `__type` left out. */
   rootFields: RootFieldUse[];
+  plan: OperationPlan;
 }
 
 export type Prepared = { prepared: PreparedOperation; errors?: undefined } | { prepared?: undefined; errors: readonly GraphQLError[] };
@@ -102,15 +113,30 @@ function rootFieldNodes(
 /**
  * The operation a request runs, ready to execute; or the request errors that refuse it (an
  * operation not determinable, a subscription, variables that do not coerce, lists too long).
+ * `cache` keeps an operation that declares no variables prepared, for the next request.
  */
 export function prepareOperation(
   document: DocumentNode,
   operationName: string | null | undefined,
   variables: Record<string, unknown> | null | undefined,
+  cache?: Pick<DocumentCache, "kept">,
 ): Prepared {
   const operation = chooseOperation(document, operationName);
   if (operation instanceof GraphQLError) return { errors: [operation] };
   if (operation.operation === "subscription") return { errors: [documentError("Schema is not configured to execute subscription operation.")] };
+  const plan: OperationPlan = cache?.kept(operation, () => ({ runs: 0 })) ?? { runs: 0 };
+  if (plan.prepared) return { prepared: plan.prepared };
+  const prepared = prepareFresh(document, operation, variables, plan);
+  if (prepared.prepared && (operation.variableDefinitions ?? []).length === 0) plan.prepared = prepared.prepared;
+  return prepared;
+}
+
+function prepareFresh(
+  document: DocumentNode,
+  operation: OperationDefinitionNode,
+  variables: Record<string, unknown> | null | undefined,
+  plan: OperationPlan,
+): Prepared {
   for (const definition of operation.variableDefinitions ?? []) {
     const name = definition.variable.name.value;
     if (variables && holdsMoreThan(variables[name], GRAPHQL_LIMITS.variableValues)) {
@@ -145,6 +171,7 @@ export function prepareOperation(
       operationName: operation.name?.value ?? null,
       variables: variables ?? {},
       rootFields,
+      plan,
     },
   };
 }

@@ -5,7 +5,7 @@
  * before execution (`forced`) answers instead of the engine.
  * @module
  */
-import { GraphQLError, type GraphQLResolveInfo } from "graphql";
+import { GraphQLError, type GraphQLFieldResolver } from "graphql";
 import type { ProgramId } from "../engine/context.js";
 import { DomainError, ERROR_MESSAGES, type ErrorCode } from "../engine/errors.js";
 import type { Page, PageQuery } from "../engine/pagination.js";
@@ -154,11 +154,11 @@ function resolve(field: RootField, args: Args, ctx: GraphQLContext, decision: Fi
   }
 }
 
-/** A root field's resolver, in the form graphql-js calls the functions of the root value. */
-type RootResolver = (args: Args, ctx: GraphQLContext, info: GraphQLResolveInfo) => unknown;
+/** A root field's resolver: the schema's root fields carry these (both executors call them there). */
+export type RootResolver = GraphQLFieldResolver<unknown, GraphQLContext, Args>;
 
 function rootResolver(field: RootField): RootResolver {
-  return (args, ctx, info) => {
+  return (_, args, ctx, info) => {
     const decision = ctx.forced?.get(String(info.path.key));
     const delayMs = decision?.delayMs ?? 0;
     if (delayMs <= 0) return resolve(field, args, ctx, decision);
@@ -167,7 +167,7 @@ function rootResolver(field: RootField): RootResolver {
   };
 }
 
-/** The root value of every operation: a resolver per root field, by field name. */
-export const rootValue: Readonly<Record<RootField, RootResolver>> = Object.fromEntries(
+/** A resolver per root field, by field name. */
+export const rootResolvers: Readonly<Record<RootField, RootResolver>> = Object.fromEntries(
   (Object.keys(CALLS) as RootField[]).map((field) => [field, rootResolver(field)]),
 ) as Record<RootField, RootResolver>;

@@ -8,11 +8,10 @@
  * @module
  */
 import fc from "fast-check";
-import { getNamedType, GraphQLObjectType, isNonNullType, type GraphQLField } from "graphql";
 import { describe, expect, it } from "vitest";
 import { ERROR_CATALOG } from "../../src/http/errors.js";
-import { MUTATION_FIELDS, QUERY_FIELDS, schema, type RootField } from "../../src/graphql/index.js";
-import { graphqlCursor, graphqlSim } from "./graphql-sim.js";
+import { documentOf, operation } from "./generated-operations.js";
+import { graphqlSim } from "./graphql-sim.js";
 
 const SEED = process.env.FC_SEED !== undefined ? Number(process.env.FC_SEED) : Math.floor(Math.random() * 2 ** 31);
 const RUNS = Number(process.env.FC_RUNS ?? 150);
@@ -20,100 +19,12 @@ const CODES = new Set([...Object.keys(ERROR_CATALOG), "TIER_UPDATE_FAILED"]);
 
 const sim = graphqlSim({ customers: 12 });
 const customers = () => sim.shop.store.data.customers;
-const codeIds = () => sim.shop.store.data.codes.map((c) => String(c.id));
-
-/** A value that is resolved against the shop when sent: a record's id by position, or as given. */
-type Pick = { customer: number } | { code: number } | { cursor: number } | { value: unknown };
-const resolve = (pick: Pick): unknown => {
-  if ("customer" in pick) return customers()[pick.customer % customers().length]!.id;
-  if ("code" in pick) return codeIds()[pick.code % Math.max(1, codeIds().length)] ?? "1";
-  if ("cursor" in pick) return graphqlCursor(String(pick.cursor));
-  return pick.value;
-};
-
-const odd = fc.oneof(fc.string({ maxLength: 12 }), fc.constantFrom("", "0", "abc", "044", "9".repeat(30), "😀", "a/b", "\u202e"));
-const wrongType = fc.constantFrom<unknown>(1.5, true, [], {}, "x", 2 ** 31, -(2 ** 31) - 1);
-const anyValue = (main: fc.Arbitrary<Pick>) => fc.oneof({ weight: 40, arbitrary: main }, { weight: 1, arbitrary: wrongType.map((value) => ({ value })) }, { weight: 1, arbitrary: fc.constant({ value: null }) });
-const value = (arbitrary: fc.Arbitrary<unknown>) => arbitrary.map((v): Pick => ({ value: v }));
-
-/** Values for each argument name of the schema. */
-const ARGUMENTS: Record<string, fc.Arbitrary<Pick>> = {
-  id: fc.oneof(fc.nat().map((customer) => ({ customer })), value(fc.constantFrom("1", "2", "3", "101", "102", "106", "107", "201", "203", "301")), value(odd)),
-  customerId: fc.oneof({ weight: 5, arbitrary: fc.nat().map((customer) => ({ customer })) }, value(odd)),
-  stamps: value(fc.oneof({ weight: 6, arbitrary: fc.integer({ min: -30, max: 60 }) }, { weight: 1, arbitrary: fc.integer({ min: -(2 ** 31), max: 2 ** 31 - 1 }) })),
-  comment: value(fc.oneof(fc.string({ maxLength: 20 }), fc.string({ minLength: 995, maxLength: 1005 }))),
-  internalComment: value(fc.string({ maxLength: 20 })),
-  earnRuleId: value(fc.oneof(fc.constantFrom("201", "202", "203", "204", "205", "206", "207", "999"), odd)),
-  rewardProductId: value(fc.oneof(fc.constantFrom("101", "102", "103", "104", "105", "106", "107", "108", "109", "999"), odd, fc.integer({ min: 100, max: 110 }))),
-  variableAmount: value(fc.option(fc.integer({ min: -2, max: 120 }))),
-  rewardCodeId: fc.oneof(fc.nat().map((code) => ({ code })), value(odd)),
-  tierId: value(fc.oneof(fc.constantFrom("1", "2", "3", "4", "99", "03"), odd)),
-  triggerRewards: value(fc.option(fc.boolean())),
-  email: value(fc.option(fc.oneof(fc.emailAddress(), fc.string({ maxLength: 330 })))),
-  limit: value(fc.option(fc.integer({ min: -5, max: 1005 }))),
-  after: fc.oneof(fc.constant({ value: null }), fc.nat().map((cursor) => ({ cursor })), value(odd)),
-  before: fc.oneof(fc.constant({ value: null }), fc.nat().map((cursor) => ({ cursor })), value(odd)),
-  hasCount: value(fc.option(fc.boolean())),
-  available: value(fc.option(fc.boolean())),
-  input: value(
-    fc.record(
-      { birthdayMonth: fc.option(fc.integer({ min: -1, max: 14 })), birthdayDay: fc.option(fc.integer({ min: -1, max: 33 })), excluded: fc.option(fc.boolean()) },
-      { requiredKeys: [] },
-    ),
-  ),
-};
-
-const rootField = (field: RootField): GraphQLField<unknown, unknown> => (schema.getQueryType()!.getFields()[field] ?? schema.getMutationType()!.getFields()[field])!;
-
-/** Every leaf of a type, nested objects included. */
-function selectionOf(field: GraphQLField<unknown, unknown>): string {
-  const named = getNamedType(field.type);
-  if (!(named instanceof GraphQLObjectType)) return "";
-  return `{ ${Object.values(named.getFields()).map((f) => `${f.name} ${selectionOf(f)}`).join(" ")} }`;
-}
-
-interface Call {
-  field: RootField;
-  args: [string, Pick][];
-}
-
-const call = (fields: readonly RootField[]) =>
-  fc.constantFrom(...fields).chain((field) => {
-    const args = rootField(field).args.map((arg) => {
-      const main = anyValue(ARGUMENTS[arg.name]!);
-      const picked = isNonNullType(arg.type) ? main : fc.option(main, { nil: undefined });
-      return picked.map((pick) => [arg.name, pick] as const);
-    });
-    return fc.tuple(...args).map((pairs): Call => ({ field, args: pairs.filter((p): p is [string, Pick] => p[1] !== undefined) }));
-  });
-
-/** One operation of one to three root fields, its arguments passed as variables. */
-const operation = fc.oneof(
-  fc.array(call(QUERY_FIELDS), { minLength: 1, maxLength: 3 }).map((calls) => ({ type: "query" as const, calls })),
-  fc.array(call(MUTATION_FIELDS), { minLength: 1, maxLength: 3 }).map((calls) => ({ type: "mutation" as const, calls })),
-);
-
-function documentOf(op: { type: "query" | "mutation"; calls: Call[] }): { query: string; variables: Record<string, unknown> } {
-  const declarations: string[] = [];
-  const variables: Record<string, unknown> = {};
-  const fields = op.calls.map((c, i) => {
-    const definition = rootField(c.field);
-    const args = c.args.map(([name, pick]) => {
-      const variable = `${name}${i}`;
-      declarations.push(`$${variable}: ${String(definition.args.find((a) => a.name === name)!.type)}`);
-      variables[variable] = resolve(pick);
-      return `${name}: $${variable}`;
-    });
-    return `f${i}: ${c.field}${args.length > 0 ? `(${args.join(", ")})` : ""} ${selectionOf(definition)}`;
-  });
-  return { query: `${op.type}${declarations.length > 0 ? ` (${declarations.join(", ")})` : ""} { ${fields.join(" ")} }`, variables };
-}
 
 describe("generated operations over the 21 root fields", () => {
   it("answer GraphQL responses of documented codes; refusals change nothing; ledgers hold", async () => {
     await fc.assert(
       fc.asyncProperty(operation, async (op) => {
-        const { query, variables } = documentOf(op);
+        const { query, variables } = documentOf(op, sim.shop);
         // Stamps that expired by now leave when their customer is next read, whatever the request.
         for (const c of customers()) sim.shop.getCustomer(c.id);
         const before = JSON.stringify(sim.shop.store.data);
