@@ -30,8 +30,8 @@ export interface RootFieldUse {
   alias: string | null;
   /** Where the field's value goes in `data`: the alias, else the field's name. */
   responseKey: string;
-  /** The arguments, coerced (variables filled in). */
-  args: Record<string, unknown>;
+  /** The arguments, coerced (variables filled in); shared by the requests of an operation kept prepared. */
+  args: Readonly<Record<string, unknown>>;
 }
 
 /** What is kept of one operation of a cached document between requests. */
@@ -131,6 +131,7 @@ export function prepareOperation(
   return prepared;
 }
 
+/** `prepareOperation`'s work for one request: the variables checked and coerced, the root fields and their arguments. */
 function prepareFresh(
   document: DocumentNode,
   operation: OperationDefinitionNode,
@@ -169,7 +170,8 @@ function prepareFresh(
       operation,
       operationType: operation.operation === "query" ? "query" : "mutation",
       operationName: operation.name?.value ?? null,
-      variables: variables ?? {},
+      // An operation without variables is kept: it must not keep the first request's (unused) ones.
+      variables: (operation.variableDefinitions ?? []).length === 0 ? {} : (variables ?? {}),
       rootFields,
       plan,
     },

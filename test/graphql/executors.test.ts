@@ -141,7 +141,10 @@ describe("which executor runs an operation", () => {
   it("an operation without variables is prepared once; one with variables, for each request", () => {
     const cache = new DocumentCache();
     const plain = cache.compile(`{ shop { currency } }`).document!;
-    expect(prepareOperation(plain, null, null, cache).prepared).toBe(prepareOperation(plain, null, null, cache).prepared);
+    // Variables sent with it are unused, and not kept with it either.
+    const kept = prepareOperation(plain, null, { unused: "x".repeat(1000) }, cache).prepared!;
+    expect(prepareOperation(plain, null, null, cache).prepared).toBe(kept);
+    expect(kept.variables).toStrictEqual({});
     const withVariables = cache.compile(`query ($id: ID!) { customer(id: $id) { id } }`).document!;
     const first = prepareOperation(withVariables, null, { id: "1" }, cache).prepared!;
     const second = prepareOperation(withVariables, null, { id: "2" }, cache).prepared!;
