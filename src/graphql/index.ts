@@ -27,7 +27,7 @@ export {
   type MediaType,
   type OperationRecord,
 } from "./http.js";
-export { fieldError, rootResolvers, type FieldDecision, type FieldErrorCode, type GraphQLContext } from "./resolvers.js";
+export { fieldError, type FieldDecision, type FieldErrorCode, type GraphQLContext } from "./resolvers.js";
 export {
   argumentIssues,
   MUTATION_FIELDS,

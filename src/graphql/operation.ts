@@ -126,8 +126,10 @@ export function prepareOperation(
   if (operation.operation === "subscription") return { errors: [documentError("Schema is not configured to execute subscription operation.")] };
   const plan: OperationPlan = cache?.kept(operation, () => ({ runs: 0 })) ?? { runs: 0 };
   if (plan.prepared) return { prepared: plan.prepared };
-  const prepared = prepareFresh(document, operation, variables, plan);
-  if (prepared.prepared && (operation.variableDefinitions ?? []).length === 0) plan.prepared = prepared.prepared;
+  const declaresVariables = (operation.variableDefinitions ?? []).length > 0;
+  // Kept for the next requests, an operation without variables must not keep this one's (unused) ones.
+  const prepared = prepareFresh(document, operation, declaresVariables ? variables : null, plan);
+  if (prepared.prepared && !declaresVariables) plan.prepared = prepared.prepared;
   return prepared;
 }
 
@@ -170,8 +172,7 @@ function prepareFresh(
       operation,
       operationType: operation.operation === "query" ? "query" : "mutation",
       operationName: operation.name?.value ?? null,
-      // An operation without variables is kept: it must not keep the first request's (unused) ones.
-      variables: (operation.variableDefinitions ?? []).length === 0 ? {} : (variables ?? {}),
+      variables: variables ?? {},
       rootFields,
       plan,
     },
