@@ -20,6 +20,9 @@ import type { PreparedOperation } from "./operation.js";
 import type { GraphQLContext } from "./resolvers.js";
 import { schema } from "./schema.js";
 
+/** How graphql-jit compiles: no stack traces captured for field errors; `@skip`/`@include` by path (still left to graphql-js, see above). */
+export const JIT_OPTIONS = { disablingCapturingStackErrors: true, useExperimentalPathBasedSkipInclude: true };
+
 /** Runs before a query is compiled: one-off documents (a fuzzer's, an explorer's) are never compiled. */
 const RUNS_BEFORE_COMPILING = 1;
 
@@ -41,8 +44,7 @@ function hasDirectives(document: DocumentNode): boolean {
  */
 function compile(prepared: PreparedOperation, onBug: GraphQLContext["onBug"]): CompiledQuery | null {
   if (hasDirectives(prepared.document)) return null;
-  const options = { disablingCapturingStackErrors: true, useExperimentalPathBasedSkipInclude: true };
-  const compiled = compileQuery(schema, prepared.document, prepared.operationName ?? undefined, options);
+  const compiled = compileQuery(schema, prepared.document, prepared.operationName ?? undefined, JIT_OPTIONS);
   if (isCompiledQuery(compiled)) return compiled;
   onBug?.(new Error(`graphql-jit did not compile a valid query: ${compiled.errors?.map((e) => e.message).join("; ")}`));
   return null;

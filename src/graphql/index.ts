@@ -8,7 +8,7 @@ export { graphqlSchemaSDL } from "./sdl.js";
 export { schema, printedSchema } from "./schema.js";
 export { DocumentCache, GRAPHQL_LIMITS, type Compiled } from "./documents.js";
 export { prepareOperation, type OperationPlan, type PreparedOperation, type RootFieldUse } from "./operation.js";
-export { executePrepared } from "./execute.js";
+export { executePrepared, JIT_OPTIONS } from "./execute.js";
 export {
   handleGraphQLRequest,
   negotiate,

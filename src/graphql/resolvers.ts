@@ -155,7 +155,7 @@ function resolve(field: RootField, args: Args, ctx: GraphQLContext, decision: Fi
 }
 
 /** A root field's resolver: the schema's root fields carry these (both executors call them there). */
-export type RootResolver = GraphQLFieldResolver<unknown, GraphQLContext, Args>;
+type RootResolver = GraphQLFieldResolver<unknown, GraphQLContext, Args>;
 
 function rootResolver(field: RootField): RootResolver {
   return (_, args, ctx, info) => {

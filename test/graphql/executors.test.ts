@@ -11,7 +11,7 @@ import fc from "fast-check";
 import { execute, getNamedType, GraphQLObjectType, parse, type ExecutionResult, type GraphQLField } from "graphql";
 import { compileQuery, isCompiledQuery } from "graphql-jit";
 import { describe, expect, it } from "vitest";
-import { DocumentCache, executePrepared, JSON_MEDIA, prepareOperation, schema, writeResult } from "../../src/graphql/index.js";
+import { DocumentCache, executePrepared, JIT_OPTIONS, JSON_MEDIA, prepareOperation, schema, writeResult } from "../../src/graphql/index.js";
 import { call, documentOf } from "./generated-operations.js";
 import { graphqlSim } from "./graphql-sim.js";
 import { QUERY_FIELDS } from "../../src/graphql/root-fields.js";
@@ -88,7 +88,7 @@ describe("graphql-jit and graphql-js answer alike", () => {
         for (const c of sim.shop.store.data.customers) sim.shop.getCustomer(c.id);
         const context = { shop: sim.shop };
         const byGraphqlJs = await execute({ schema, document, contextValue: context, variableValues: values });
-        const compiled = compileQuery(schema, document, undefined, { disablingCapturingStackErrors: true, useExperimentalPathBasedSkipInclude: true });
+        const compiled = compileQuery(schema, document, undefined, JIT_OPTIONS);
         if (!isCompiledQuery(compiled)) throw new Error(`graphql-jit did not compile ${withFlag}: ${JSON.stringify(compiled)}`);
         // As the client reads them: the body `writeResult` sends.
         const sent = (result: ExecutionResult) => writeResult(prepared.prepared!, JSON_MEDIA, result).body;
