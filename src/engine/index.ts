@@ -3,6 +3,7 @@ export * from "./clock.js";
 export * from "./errors.js";
 export * from "./random.js";
 export * from "./pagination.js";
+export * from "./limits.js";
 export * from "./views.js";
 export { ShopEngine } from "./shop-engine.js";
 export { Engine, type ShopSpec } from "./engine.js";
