@@ -81,6 +81,17 @@ describe("issue 26, case 14: the OpenAPI document is looser than the server", ()
     expect((await sim.call(method, path(template), { body: neighbour })).status).toBe(200);
   });
 
+  it("the stamp bounds themselves are admitted by both: MAX_STAMPS awarded to an empty balance, and adjusted away", async () => {
+    const { sim, path } = setUp();
+    const id = path("{id}");
+    sim.shop.adjustStamps(id, { stamps: -sim.shop.store.customer(id)!.balance });
+    for (const [template, stamps, balance] of [[award, MAX_STAMPS, MAX_STAMPS], [adjust, -MAX_STAMPS, 0]] as const) {
+      expect(checkRequestBody("POST", template, { stamps }).valid).toBe(true);
+      const res = await sim.call("POST", path(template), { body: { stamps } });
+      expect([res.status, res.body.data.stampBalance]).toEqual([200, balance]);
+    }
+  });
+
   it("variable_amount within the global bounds but out of the reward's own: the document says so, the server refuses", async () => {
     const { sim, path } = setUp();
     expect(checkRequestBody("POST", redeem, { reward_product_id: 106, variable_amount: 101 }).valid).toBe(true);
