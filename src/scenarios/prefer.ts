@@ -71,14 +71,14 @@ export const PREFER_DOCUMENT = {
     in: "header",
     required: false,
     description:
-      "loyalty-sim only: forces this request's answer, as Prism's `Prefer` does. " +
+      "loyalty-sim only: forces this request's answer, as Prism's `Prefer` does (e.g. `error=INSUFFICIENT_STAMPS, delay=250`). " +
       "`error=CODE` answers the code's status with the error envelope, for any code of the catalogue, also one this operation never answers itself; " +
       "`status=NNN` answers NNN (200 to 599) with an empty body, also a status this operation lists with a body; " +
       `\`delay=MS\` (0 to ${MAX_DELAY_MS}) waits first, then answers as forced or as the operation does. ` +
       "Comma-separated, each at most once, `error` or `status` but not both; names in any case, values may be in double quotes. " +
       "Read after the credentials and the quota, before scenarios; an empty value forces nothing, anything else is a 422 `VALIDATION_ERROR` naming the header.",
+    // No `example`: Swagger UI would send it with every "Try it out", forcing an error each time.
     schema: { type: "string", pattern: preferPattern() },
-    example: "error=INSUFFICIENT_STAMPS, delay=250",
   },
   /** The answers only forcing gives, as status ranges: an operation's own listed statuses come first. */
   responses: {
