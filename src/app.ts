@@ -30,6 +30,7 @@ import { requestPath } from "./http/path.js";
 import { createRouter } from "./http/router.js";
 import { openApiConfig, SECURITY_SCHEMES } from "./openapi.js";
 import { applyScenarios } from "./scenarios/gate.js";
+import { PREFER_DOCUMENT } from "./scenarios/prefer.js";
 import { ScenarioRegistry } from "./scenarios/registry.js";
 import type { Scenario } from "./scenarios/schema.js";
 import type { DataFileFailure } from "./persistence/data-file.js";
@@ -127,7 +128,12 @@ export function createApp(deps: AppDeps): BuiltApp {
     recorder: new RequestRecorder(journal, deps.onRequest, (shopId) => quotas.windowEnd(shopId)),
     onError,
   });
-  const toApi = createMount({ wrap: gateway.api, base: API_BASE });
+  // The scenario gate reads Prefer on every API request: each operation documents it and what it forces.
+  const toApi = createMount({
+    wrap: gateway.api,
+    base: API_BASE,
+    documented: { parameters: [{ $ref: `#/components/parameters/${PREFER_DOCUMENT.name}` }], responses: PREFER_DOCUMENT.responses },
+  });
   const toOther = createMount({ wrap: gateway.other, base: "" });
   const toGraphql = createMount({ wrap: gateway.graphql, base: "" });
 
@@ -144,6 +150,7 @@ export function createApp(deps: AppDeps): BuiltApp {
   // The pages are one more client of the control API, in process.
   if (deps.inspector !== false) app.route("/", inspectorRouter(toOther, { control: (path, init) => Promise.resolve(app.request(path, init)) }));
   for (const [name, scheme] of Object.entries(SECURITY_SCHEMES)) app.openAPIRegistry.registerComponent("securitySchemes", name, scheme);
+  app.openAPIRegistry.registerComponent("parameters", PREFER_DOCUMENT.name, PREFER_DOCUMENT.parameter);
   for (const router of graphqlRouters(toGraphql, toOther, { engine, registry, ...(deps.latency !== undefined && { latency: deps.latency }), ...(deps.onBug && { onBug: deps.onBug }) })) app.route("/", router);
   app.route("/", docsRouter(toOther, (origin) => app.getOpenAPI31Document(openApiConfig([{ url: origin, description: "This simulator" }]))));
 

@@ -27,7 +27,7 @@ export function openApiConfig(servers: { url: string; description: string }[] = 
       title: "Loyalty REST API (loyalty-sim)",
       version: VERSION,
       description:
-        "A stateful simulator of a shop's loyalty (stamp-card) REST API. Every request under `/rest_api/v1` needs the `X-Api-Key` and `X-Api-Secret` headers. The same shops, data, credentials and quota answer GraphQL at `POST /graphql` (not described here: its schema is at `/graphql/schema.graphql`, GraphiQL at `GET /graphql`).",
+        "A stateful simulator of a shop's loyalty (stamp-card) REST API. Every request under `/rest_api/v1` needs the `X-Api-Key` and `X-Api-Secret` headers. The same shops, data, credentials and quota answer GraphQL at `POST /graphql` (not described here: its schema is at `/graphql/schema.graphql`, GraphiQL at `GET /graphql`). Each operation lists the answers it gives itself, and as the ranges `2XX` to `5XX` those the `Prefer` header forces; a scenario rule (control API) answers what the rule says.",
       license: { name: "MIT", identifier: "MIT" },
     },
     servers,

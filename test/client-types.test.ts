@@ -25,10 +25,14 @@ import type { RequestsQuery } from "../src/control/control.schemas.js";
 const document = JSON.parse(readFileSync(new URL("../openapi/openapi.json", import.meta.url), "utf8")) as {
   paths: Record<string, Record<string, { operationId?: string; responses?: Record<string, unknown> }>>;
 };
-/** The statuses the document lists for an operation, as numbers. */
+/**
+ * The statuses the document lists for an operation, as numbers; and its ranges (`4XX`), the
+ * answers only the `Prefer` header forces, which the client does not type (a test asks for them).
+ */
 const documented = (operationId: string) => {
   const operation = Object.values(document.paths).flatMap((path) => Object.values(path)).find((o) => o.operationId === operationId);
-  return Object.keys(operation!.responses!).map(Number).sort();
+  const keys = Object.keys(operation!.responses!);
+  return { statuses: keys.filter((k) => /^\d+$/.test(k)).map(Number).sort(), ranges: keys.filter((k) => !/^\d+$/.test(k)) };
 };
 
 type ErrorBody = {
@@ -55,7 +59,7 @@ describe("createClient types every documented status", () => {
     ["redeemReward", [200, 401, 403, 404, 413, 422, 429, 500]],
     ["listCustomers", [200, 401, 403, 413, 422, 429, 500]],
   ])("%s: the type's statuses are the document's", (operationId, statuses) => {
-    expect(documented(operationId)).toEqual(statuses);
+    expect(documented(operationId)).toEqual({ statuses, ranges: ["2XX", "3XX", "4XX", "5XX"] });
   });
 
   it("res.status is the union of the documented statuses", () => {

@@ -2,6 +2,7 @@
 import { z } from "@hono/zod-openapi";
 import { CLOCK_MAX_MS, CLOCK_MIN_MS, isoTimestamp } from "../engine/clock.js";
 import { RECORD_ID, RECORD_ID_RULE } from "../engine/pagination.js";
+import { count, integerText } from "../http/integers.js";
 import { ErrorEnvelopeSchema } from "../http/schemas.js";
 import { DECIDERS } from "../http/env.js";
 import { MAX_GLOB_LENGTH } from "../scenarios/glob.js";
@@ -72,7 +73,7 @@ export const CreateShopSchema = z
     customers: z.int().min(0).max(100_000).optional(),
     plan: z.enum(["free", "paid"]).optional(),
     apiAccess: z.boolean().optional(),
-    rateLimit: z.union([z.int().min(1), z.literal("off")]).optional(),
+    rateLimit: z.union([count(1), z.literal("off")]).optional(),
   })
   .openapi("SimCreateShop");
 
@@ -152,16 +153,16 @@ export const RequestsQuerySchema = z.object({
   operation: z.enum(OPERATION_IDS).optional().openapi({ description: "An operationId of the API (a GraphQL request matches when one of its root fields has it as REST twin)" }),
   api: z.enum(["rest", "graphql"]).optional(),
   customerId: z.string().optional(),
-  status: z.coerce.number().int().min(100).max(599).optional().openapi({ type: "integer" }),
+  status: integerText(100, 599).optional(),
   method: z.string().optional().openapi({ description: "GET, POST, ..." }),
   path: z.string().max(MAX_GLOB_LENGTH).optional().openapi({ description: "A path template or glob, as in scenario rules" }),
-  after: z.coerce.number().int().min(0).optional().openapi({ type: "integer", description: "Only entries newer than the entry of this id (to poll: the newest id seen)" }),
+  after: integerText(0, Number.MAX_SAFE_INTEGER).optional().openapi({ description: "Only entries newer than the entry of this id (to poll: the newest id seen)" }),
   q: z.string().min(1).max(1024).optional().openapi({ description: "Text to find, in any case, in the path and query, the request's and response's headers (the request id too) or bodies" }),
-  limit: z.coerce.number().int().min(0).max(100_000).optional().openapi({ type: "integer", description: "At most this many entries, the newest (0: only the count)" }),
+  limit: integerText(0, 100_000).optional().openapi({ description: "At most this many entries, the newest (0: only the count)" }),
 });
 
 export const RequestIdParam = z.object({
-  id: z.coerce.number().int().min(1).openapi({ param: { name: "id", in: "path" }, type: "integer" }),
+  id: integerText(1, Number.MAX_SAFE_INTEGER).openapi({ param: { name: "id", in: "path" } }),
 });
 
 export const ScenarioSummarySchema = z

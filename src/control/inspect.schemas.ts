@@ -1,5 +1,6 @@
 /** @module Schemas of the control API's reads for the inspector: customers, upcoming events, marks. */
 import { z } from "@hono/zod-openapi";
+import { integerText } from "../http/integers.js";
 import { ActivitySchema, CustomerSchema, CustomerSummarySchema, PaginationSchema, RewardCodeSchema } from "../http/schemas.js";
 
 export const ShopQuery = z.object({
@@ -11,7 +12,7 @@ export const ShopQuery = z.object({
 export const CustomerSearchQuery = ShopQuery.extend({
   q: z.string().min(1).max(200).optional().openapi({ description: "Text to find, in any case, in the id, email or name" }),
   after: z.string().min(1).max(40).optional().openapi({ description: "Only customers after this one (to page: the previous answer's `nextAfter`)" }),
-  limit: z.coerce.number().int().min(1).max(200).default(20).openapi({ type: "integer" }),
+  limit: integerText(1, 200).default(20).openapi({ default: 20 }),
 });
 
 export const CustomerSearchSchema = z
@@ -35,7 +36,7 @@ export const UpcomingEventSchema = z
 const InspectedCodeSchema = RewardCodeSchema.extend({ cost: z.int().openapi({ description: "Stamps it cost (0 for a granted code)" }) });
 
 export const CustomerDetailQuery = ShopQuery.extend({
-  ledgerLimit: z.coerce.number().int().min(1).max(100).default(20).openapi({ type: "integer", description: "Ledger entries per page, newest first" }),
+  ledgerLimit: integerText(1, 100).default(20).openapi({ default: 20, description: "Ledger entries per page, newest first" }),
   ledgerAfter: z.string().min(1).max(200).optional().openapi({ description: "The ledger page after this cursor (the previous page's `nextCursor`)" }),
 });
 
@@ -52,7 +53,7 @@ export const CustomerDetailSchema = z
   .openapi("SimCustomerDetail");
 
 export const UpcomingQuery = ShopQuery.extend({
-  limit: z.coerce.number().int().min(1).max(200).default(20).openapi({ type: "integer" }),
+  limit: integerText(1, 200).default(20).openapi({ default: 20 }),
 });
 
 export const UpcomingSchema = z

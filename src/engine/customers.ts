@@ -64,7 +64,7 @@ export interface CustomerPatch {
   excluded?: boolean;
 }
 
-const DAYS_IN_MONTH = [31, 29, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
+export const DAYS_IN_MONTH = [31, 29, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
 
 export function updateCustomer(ctx: EngineContext, id: string, patch: CustomerPatch): Customer {
   const customer = requireCustomer(ctx, id);

@@ -77,6 +77,18 @@ export interface MountOptions {
   wrap: Wrap;
   /** Where the routers are mounted (`app.route(base, router)`); API operations are named with it. */
   base: string;
+  /** What the gateway adds to each route's entry in the document: parameters it reads, answers only it gives. */
+  documented?: { parameters?: { $ref: string }[]; responses?: RouteConfig["responses"] };
+}
+
+/** The route's entry with the gateway's additions; the route's own responses win over the gateway's. */
+function withGateway(route: RouteConfig, added: MountOptions["documented"]): RouteConfig {
+  if (!added) return route;
+  return {
+    ...route,
+    ...(added.parameters && { parameters: [...(route.parameters ?? []), ...added.parameters] as RouteConfig["parameters"] }),
+    ...(added.responses && { responses: { ...added.responses, ...route.responses } }),
+  };
 }
 
 /** The routes a router has, as hono types them. */
@@ -92,7 +104,7 @@ export class Mounting<S extends Schema = {}> {
   route<R extends RouteConfig>(route: R, handler: Parameters<typeof this.router.openapi<R>>[1]): Mounting<SchemaOf<ReturnType<typeof this.router.openapi<R>>>> {
     const { hide, middleware, ...documented } = route as R & { hide?: boolean };
     if (middleware !== undefined) throw new Error(`${route.method.toUpperCase()} ${route.path}: route middleware is not mounted; write a gate`);
-    if (!hide) this.router.openAPIRegistry.registerPath(documented);
+    if (!hide) this.router.openAPIRegistry.registerPath(withGateway(documented, this.options.documented));
     const checks = inputChecks(route);
     const run = handler as unknown as Handler<AppEnv>;
     const inner = (c: C): MaybePromise<Response> => {

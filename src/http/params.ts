@@ -3,23 +3,34 @@
  * @module
  */
 import { z } from "@hono/zod-openapi";
+import { encodeCursor } from "../engine/pagination.js";
+import { integerText } from "./integers.js";
 
 /** Query booleans as production takes them: `1`/`true` or `0`/`false`. */
 export const queryBoolean = z
   .enum(["true", "false", "1", "0"])
   .transform((v) => v === "true" || v === "1");
 
-export const PageQuerySchema = z.object({
-  // Digits only: `1e3`, `0x10` or ` 7` are refused rather than read as JavaScript numbers.
-  limit: z
+/**
+ * What the document can say of a cursor: base64 of `id:` and 1 to 20 digits (RECORD_ID) starts
+ * with the base64 of `id:` and has whole groups of four. Whether it names a record of the list,
+ * and the digits inside, are the engine's to check.
+ */
+const cursor = (description: string) =>
+  z
     .string()
-    .regex(/^[0-9]+$/, { error: "must be a whole number (digits only)" })
-    .transform(Number)
-    .pipe(z.int().min(1).max(1000))
-    .default(20)
-    .openapi({ type: "integer", minimum: 1, maximum: 1000, default: 20, description: "Page size" }),
-  after: z.string().optional().openapi({ description: "Cursor of the next page (`nextCursor`)", example: "aWQ6MTAx" }),
-  before: z.string().optional().openapi({ description: "Cursor of the previous page (`previousCursor`)" }),
+    .optional()
+    .openapi({
+      description,
+      pattern: `^${encodeCursor("")}(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=|[A-Za-z0-9+/]{4})$`,
+      minLength: encodeCursor("0").length,
+      maxLength: encodeCursor("0".repeat(20)).length,
+    });
+
+export const PageQuerySchema = z.object({
+  limit: integerText(1, 1000).default(20).openapi({ default: 20, description: "Page size" }),
+  after: cursor("Cursor of the next page (`nextCursor`); not with `before`: a query with both is a 422 naming `before`").openapi({ example: "aWQ6MTAx" }),
+  before: cursor("Cursor of the previous page (`previousCursor`); not with `after`: a query with both is a 422 naming `before`"),
   hasCount: queryBoolean.optional().openapi({ description: "Include the total in `meta.pagination.count`" }),
 });
 

@@ -6,6 +6,7 @@
  */
 import { z } from "zod";
 import { ERROR_CODES } from "../engine/errors.js";
+import { count } from "../http/integers.js";
 import { jsonValue, matchObject, NO_BODY_STATUSES, responseHeaders, stringRecord } from "./field-checks.js";
 import { MAX_GLOB_LENGTH } from "./glob.js";
 import { ROOT_FIELDS } from "../graphql/root-fields.js";
@@ -19,14 +20,20 @@ export type Fault = (typeof FAULTS)[number];
 /** Longest delay a rule may ask for: long enough for any client timeout test, short enough to stop. */
 export const MAX_DELAY_MS = 120_000;
 
+const ms = z.int().min(0).max(MAX_DELAY_MS);
 const delayMs = z
-  .union([
-    z.int().min(0).max(MAX_DELAY_MS),
-    z
-      .tuple([z.int().min(0).max(MAX_DELAY_MS), z.int().min(0).max(MAX_DELAY_MS)])
-      .refine(([min, max]) => min <= max, { message: "must be [min, max] with min <= max" }),
-  ])
-  .describe("Milliseconds, or [min, max] drawn from the seeded random source");
+  .union(
+    [
+      ms,
+      // The pair's length and end, said to the OpenAPI generator, which writes only `prefixItems` for a tuple.
+      z
+        .tuple([ms, ms])
+        .refine(([min, max]) => min <= max, { message: "must be [min, max] with min <= max" })
+        .meta({ minItems: 2, maxItems: 2, items: false }),
+    ],
+    { error: `must be milliseconds from 0 to ${MAX_DELAY_MS}, or a [min, max] pair of them` },
+  )
+  .describe("Milliseconds, or [min, max] drawn from the seeded random source (min <= max)");
 
 export const matchSchema = z
   .strictObject({
@@ -66,7 +73,7 @@ export const respondSchema = z
     body: jsonValue().optional().describe("With status: the raw body (JSON)"),
     headers: responseHeaders().optional().describe("With status: extra response headers (not the framing ones: Content-Length, Transfer-Encoding, Connection, ...)"),
     rateLimit: z
-      .strictObject({ limit: z.int().min(0), windowSeconds: z.int().min(1).max(31_536_000) })
+      .strictObject({ limit: count(0), windowSeconds: z.int().min(1).max(31_536_000) })
       .optional()
       .describe("A 429 RATE_LIMITED limiter over the matched requests"),
     fault: z.enum(FAULTS).optional(),
@@ -99,8 +106,8 @@ export const respondSchema = z
 export const ruleSchema = z.strictObject({
   name: z.string().min(1).optional(),
   match: matchSchema.default({}),
-  times: z.int().min(1).optional().describe("Apply N times, then the rule is spent"),
-  after: z.int().min(0).optional().describe("Skip the first N matching requests"),
+  times: count(1).optional().describe("Apply N times, then the rule is spent"),
+  after: count(0).optional().describe("Skip the first N matching requests"),
   probability: z.number().min(0).max(1).optional().describe("Chance to apply, drawn from the seeded random source"),
   respond: respondSchema,
 });

@@ -267,7 +267,6 @@ describe("POST /customers/{id}/tier", () => {
 
   it.each([
     ["an unknown tier", () => "known", 99, 404, "TIER_NOT_FOUND", "Tier 99 not found"],
-    ["tier 0", () => "known", 0, 404, "TIER_NOT_FOUND", "Tier 0 not found"],
     ["an unknown customer", () => "77", 2, 404, "CUSTOMER_NOT_FOUND", "Customer 77 not found"],
     ["an unknown customer and tier", () => "77", 99, 404, "CUSTOMER_NOT_FOUND", "Customer 77 not found"],
   ])("refuses %s and changes nothing", async (_, who, tier, status, code, message) => {
@@ -275,6 +274,14 @@ describe("POST /customers/{id}/tier", () => {
     const target = who() === "known" ? id : who();
     const before = await snapshot(sim, id);
     expectError(await sim.call("POST", `/customers/${target}/tier`, { body: { tier_id: tier, trigger_rewards: true } }), status, code, message);
+    expect(await snapshot(sim, id)).toStrictEqual(before);
+  });
+
+  it("refuses tier 0, which no tier can have (ids are positive), with a 422 naming tier_id, and changes nothing", async () => {
+    const id = newCustomer(sim, 12);
+    const before = await snapshot(sim, id);
+    const res = await sim.call("POST", `/customers/${id}/tier`, { body: { tier_id: 0, trigger_rewards: true } });
+    expect([res.status, res.body.error.code, res.body.error.details]).toEqual([422, "VALIDATION_ERROR", [{ in: "body", path: "tier_id", message: "Too small: expected number to be >=1" }]]);
     expect(await snapshot(sim, id)).toStrictEqual(before);
   });
 

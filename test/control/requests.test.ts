@@ -182,16 +182,18 @@ describe("filters, count and one entry by id", () => {
     expect(notFound(await sim.call("GET", "/__sim/requests/8"))[0]).toBe(404);
     await sim.call("DELETE", "/__sim/requests");
     expect(notFound(await sim.call("GET", "/__sim/requests/2"))[0]).toBe(404);
-    expect(invalid(await sim.call("GET", "/__sim/requests/two"))).toEqual(["path id: Invalid input: expected number, received NaN"]);
+    expect(invalid(await sim.call("GET", "/__sim/requests/two"))).toEqual(["path id: must be a whole number (digits only)"]);
   });
 
   it("refuses an unknown operation, a bad `after` and an empty `q`, naming each", async () => {
     const sim = createTestSim({ customers: 0 });
     expect(invalid(await sim.call("GET", "/__sim/requests?operation=awardStamp&after=-1&q="))).toEqual([
       'query operation: Invalid option: expected one of "listCustomers"|"getCustomer"|"updateCustomer"|"setCustomerTier"|"awardStamps"|"adjustStamps"|"listRewardCodes"|"useRewardCode"|"voidRewardCode"|"redeemReward"|"grantReward"|"listActivities"|"processEarnRule"|"listTiers"|"getTier"|"listEarnRules"|"getEarnRule"|"getShop"|"listRewards"|"getReward"|"listBeacons"',
-      "query after: Too small: expected number to be >=0",
+      "query after: must be a whole number (digits only)",
       "query q: Too small: expected string to have >=1 characters",
     ]);
-    expect(invalid(await sim.call("GET", "/__sim/requests?status=abc&limit=1.5"))).toEqual(["query status: Invalid input: expected number, received NaN", "query limit: Invalid input: expected int, received number"]);
+    expect(invalid(await sim.call("GET", "/__sim/requests?status=abc&limit=1.5"))).toEqual(["query status: must be a whole number (digits only)", "query limit: must be a whole number (digits only)"]);
+    // Digits only, as the document's `integer` says: `1e3`, `0x10` and an empty value are not read as numbers.
+    for (const limit of ["1e3", "0x10", "", "%207"]) expect(invalid(await sim.call("GET", `/__sim/requests?limit=${limit}`))).toEqual(["query limit: must be a whole number (digits only)"]);
   });
 });

@@ -113,7 +113,8 @@ export function createTestSim(options: TestSimOptions = {}) {
     const json = text && res.headers.get("content-type")?.includes("json") ? JSON.parse(text) : text;
     const pathname = new URL(url, "http://sim").pathname;
     if (init.unchecked) return { status: res.status, headers: res.headers, body: json };
-    assertMatchesContract(method, pathname, res.status, json);
+    const forced = Object.keys(headers).some((name) => name.toLowerCase() === "prefer");
+    assertMatchesContract(method, pathname, res.status, json, { forced });
     if (res.status >= 500) throw new Error(`${method} ${url} -> ${res.status}: ${text} ${String(bugs[0])}`);
     return { status: res.status, headers: res.headers, body: json };
   }

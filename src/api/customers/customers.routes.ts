@@ -1,6 +1,8 @@
 /** @module Route contracts of the customer endpoints. */
 import { z } from "@hono/zod-openapi";
 import { apiRoute } from "../../http/router.js";
+import { DAYS_IN_MONTH } from "../../engine/customers.js";
+import { integer, recordId } from "../../http/integers.js";
 import { comment, CustomerParams, PageQuerySchema } from "../../http/params.js";
 import { CustomerSchema, CustomerSummarySchema, envelope, pagedEnvelope } from "../../http/schemas.js";
 
@@ -33,13 +35,30 @@ export const getCustomer = apiRoute({
   errors: ["CUSTOMER_NOT_FOUND"],
 });
 
-const NOT_WRITABLE = ["firstName", "lastName", "email", "phone", "first_name", "last_name"] as const;
+const OWNED = "is owned by the commerce platform and cannot be changed here";
+/** The platform's fields: listed, so the document refuses them by name (`not: {}`) as the check below does. */
+const owned = () => z.unknown().optional().openapi({ not: {}, description: `Refused: ${OWNED}` });
+const PLATFORM_FIELDS = { firstName: owned(), lastName: owned(), email: owned(), phone: owned(), first_name: owned(), last_name: owned() };
+
+/** Months shorter than 31 days, by their length: a birthday on a day the month lacks is refused. */
+const shortMonths = new Map<number, number[]>();
+DAYS_IN_MONTH.forEach((days, i) => days < 31 && shortMonths.set(days, [...(shortMonths.get(days) ?? []), i + 1]));
+
+/** What JSON Schema says of the body beyond each field, as the check below and the engine do: the birthday pair, a day the month has. */
+const bodyRules = {
+  dependentRequired: { birthday_month: ["birthday_day"], birthday_day: ["birthday_month"] },
+  allOf: [...shortMonths].map(([days, months]) => ({
+    if: { properties: { birthday_month: { enum: months } }, required: ["birthday_month"] },
+    then: { properties: { birthday_day: { maximum: days } } },
+  })),
+};
 
 export const UpdateCustomerBody = z
   .object({
-    birthday_month: z.int().min(1).max(12).optional().openapi({ description: "1 to 12; send with birthday_day" }),
-    birthday_day: z.int().min(1).max(31).optional().openapi({ description: "1 to 31; send with birthday_month" }),
+    birthday_month: integer(1, 12).optional().openapi({ description: "1 to 12; send with birthday_day" }),
+    birthday_day: integer(1, 31).optional().openapi({ description: "1 to 31, a day the month has (at most 29 in February); send with birthday_month" }),
     excluded: z.boolean().optional().openapi({ description: "`true` removes the customer from the program; `false` re-includes them" }),
+    ...PLATFORM_FIELDS,
   })
   .loose()
   .superRefine((body, ctx) => {
@@ -49,11 +68,11 @@ export const UpdateCustomerBody = z
       const missing = hasMonth ? "birthday_day" : "birthday_month";
       ctx.addIssue({ code: "custom", path: [missing], message: `is required when ${hasMonth ? "birthday_month" : "birthday_day"} is sent` });
     }
-    for (const key of NOT_WRITABLE) {
-      if (key in body) ctx.addIssue({ code: "custom", path: [key], message: "is owned by the commerce platform and cannot be changed here" });
+    for (const key of Object.keys(PLATFORM_FIELDS)) {
+      if (key in body) ctx.addIssue({ code: "custom", path: [key], message: OWNED });
     }
   })
-  .openapi("UpdateCustomerRequest");
+  .openapi("UpdateCustomerRequest", { description: "Fields not listed here are ignored.", ...bodyRules });
 
 export const updateCustomer = apiRoute({
   method: "patch",
@@ -72,7 +91,7 @@ export const updateCustomer = apiRoute({
 
 export const SetTierBody = z
   .object({
-    tier_id: z.int().openapi({ description: "Tier to assign (id from the tiers list)", example: 2 }),
+    tier_id: recordId().openapi({ description: "Tier to assign (id from the tiers list)", example: 2 }),
     trigger_rewards: z.boolean().optional().openapi({ description: "Also issue the tier's rewards. Default false" }),
     comment: comment("Customer-facing note"),
     internal_comment: comment("Staff-only note"),

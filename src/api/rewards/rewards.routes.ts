@@ -1,13 +1,22 @@
 /** @module Route contracts of rewards, redemptions, grants and reward codes. */
 import { z } from "@hono/zod-openapi";
 import { apiRoute } from "../../http/router.js";
+import { recordId, stampAmount } from "../../http/integers.js";
 import { CodeParams, CustomerParams, IdParams, queryBoolean } from "../../http/params.js";
 import { envelope, listEnvelope, RedemptionResultSchema, RewardCodeSchema, RewardSchema } from "../../http/schemas.js";
 
+/** The bounds every reward shares are the schema's; a reward's own are the shop's settings, checked by the engine. */
+const variableAmount = (what: string) =>
+  stampAmount()
+    .optional()
+    .openapi({
+      description: `${what}. Within these bounds (stamp counts are 32-bit integers, as production types them) and the reward's own bounds, its minimum and maximum amount, which are the shop's settings and not in this document: an amount out of them is a 422 \`VALIDATION_ERROR\` naming \`variable_amount\` and the reward's bounds`,
+    });
+
 export const RedeemBody = z
   .object({
-    reward_product_id: z.int().openapi({ description: "Reward to redeem (id from the rewards listing)", example: 102 }),
-    variable_amount: z.int().min(1).optional().openapi({ description: "Stamp amount for variable-value rewards" }),
+    reward_product_id: recordId().openapi({ description: "Reward to redeem (id from the rewards listing)", example: 102 }),
+    variable_amount: variableAmount("Stamp amount for variable-value rewards (required for them)"),
   })
   .openapi("RedemptionRequest");
 
@@ -25,8 +34,8 @@ export const redeemReward = apiRoute({
 
 export const GrantBody = z
   .object({
-    reward_product_id: z.int().openapi({ description: "Reward to grant", example: 102 }),
-    variable_amount: z.int().min(1).optional().openapi({ description: "Value for variable-value rewards" }),
+    reward_product_id: recordId().openapi({ description: "Reward to grant", example: 102 }),
+    variable_amount: variableAmount("Value for variable-value rewards (optional for a grant)"),
   })
   .openapi("GrantRequest");
 

@@ -1,6 +1,7 @@
 /** @module Route contracts of stamp movements and the activity ledger. */
 import { z } from "@hono/zod-openapi";
 import { apiRoute } from "../../http/router.js";
+import { recordId, stampAmount, stampChange } from "../../http/integers.js";
 import { comment, CustomerParams, PageQuerySchema } from "../../http/params.js";
 import { ActivitySchema, envelope, pagedEnvelope, StampResultSchema } from "../../http/schemas.js";
 
@@ -10,7 +11,7 @@ const internalNote = 'Staff-only note; defaults to "API adjustment"';
 
 export const AwardBody = z
   .object({
-    stamps: z.int().min(1).openapi({ description: "Stamps to add, at least 1", example: 5 }),
+    stamps: stampAmount().openapi({ description: "Stamps to add, at least 1 (stamp counts are 32-bit integers, as production types them)", example: 5 }),
     comment: comment(labelNote),
     internal_comment: comment(internalNote),
   })
@@ -18,10 +19,7 @@ export const AwardBody = z
 
 export const AdjustBody = z
   .object({
-    stamps: z
-      .int()
-      .refine((n) => n !== 0, { message: "must not be 0" })
-      .openapi({ description: "Non-zero; negative deducts", example: -3 }),
+    stamps: stampChange().openapi({ description: "Stamps to add, or to deduct when negative; not 0 (stamp counts are 32-bit integers, as production types them)", example: -3 }),
     comment: comment(labelNote),
     internal_comment: comment(internalNote),
   })
@@ -54,7 +52,7 @@ export const adjustStamps = apiRoute({
 });
 
 export const ProcessEarnRuleBody = z
-  .object({ earn_rule_id: z.int().openapi({ description: "Rule to process (id from the earn rules list)", example: 203 }) })
+  .object({ earn_rule_id: recordId().openapi({ description: "Rule to process (id from the earn rules list)", example: 203 }) })
   .openapi("ProcessEarnRuleRequest");
 
 export const processEarnRule = apiRoute({
