@@ -257,8 +257,8 @@ export class DataFile {
     if (this.#released) throw new Error("the simulator was closed: its data file is given up");
     const owner = this.#lock.takenBy();
     if (owner === undefined) return;
-    const who = owner === null ? "replaced by a file loyalty-sim did not write" : `now held by process ${owner.pid} on host ${owner.host} (since ${owner.since})`;
-    throw new Error(`its lock ${this.#lock.path} was ${who}: this process no longer writes the file; stop one of the two`);
+    const who = owner === null ? "was replaced by a file loyalty-sim did not write" : `is now held by process ${owner.pid} on host ${owner.host} (since ${owner.since})`;
+    throw new Error(`its lock ${this.#lock.path} ${who}: this process no longer writes the file; stop one of the two`);
   }
 
   /** The last write, then the file is given up to the next process. */

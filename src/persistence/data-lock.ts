@@ -20,16 +20,19 @@ export interface LockOwner {
   start: string | null;
 }
 
-/** A process's start from /proc (ticks since boot), or null where there is no /proc or no such process. */
-function processStart(pid: number): string | null {
+/** A process's state and start (ticks since boot) from /proc, or null where there is no /proc or no such process. */
+function procStat(pid: number): { state: string; start: string } | null {
   try {
     const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
-    // Fields after the command name (which may hold spaces and parentheses); starttime is field 22.
-    return stat.slice(stat.lastIndexOf(")") + 2).split(" ")[19] ?? null;
+    // The fields after the command name (which may hold spaces and parentheses): state is field 3, starttime 22.
+    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+    return { state: fields[0] ?? "", start: fields[19] ?? "" };
   } catch {
     return null;
   }
 }
+
+const processStart = (pid: number): string | null => procStat(pid)?.start ?? null;
 
 const codeOf = (error: unknown) => (error as NodeJS.ErrnoException).code;
 
@@ -44,9 +47,11 @@ function isAlive(owner: LockOwner): boolean {
       if (codeOf(error) === "ESRCH") return false;
     }
   }
-  // Alive, or this process: the same process only if it started when the owner's did.
-  const start = processStart(owner.pid);
-  return owner.start === null || start === null || owner.start === start;
+  // Alive, or this process: the owner only if it started when the owner did, and not killed
+  // already (a zombie its parent has not reaped yet).
+  const stat = procStat(owner.pid);
+  if (stat === null || owner.start === null) return true;
+  return owner.start === stat.start && stat.state !== "Z" && stat.state !== "X";
 }
 
 function parseOwner(text: string): LockOwner | null {

@@ -111,9 +111,9 @@ describe("issue 26, case 2: two processes on one --data file corrupt it", { time
     const written = readFileSync(data);
     first.shop.awardStamps(first.shop.store.data.customers[0]!.id, { stamps: 1 });
     await expect(first.dataFile!.flush()).rejects.toThrow(
-      `its lock ${data}.lock was now held by process ${process.pid} on host ${hostname()} (since ${lockOf(data).since}): this process no longer writes the file; stop one of the two`,
+      `its lock ${data}.lock is now held by process ${process.pid} on host ${hostname()} (since ${lockOf(data).since}): this process no longer writes the file; stop one of the two`,
     );
-    expect(first.dataFile!.failure?.error).toMatch(/^its lock .* was now held by process/);
+    expect(first.dataFile!.failure?.error).toMatch(/^its lock .* is now held by process/);
     expect(readFileSync(data).equals(written)).toBe(true);
     second.dataFile!.release();
     first.dataFile!.release();
