@@ -9,7 +9,7 @@
 import { describe, expect, it } from "vitest";
 import { newShop, nine, type Made } from "../support/shops.js";
 import { expectError, NOW_ISO } from "../support/sim.js";
-import { graphqlOverHttp } from "../graphql/http-sim.js";
+import { graphqlOverHttp, quotaOf } from "../graphql/http-sim.js";
 
 const DELAY = 200;
 const AWARD = (id: string, stamps: number) => `mutation { awardStamps(customerId: "${id}", stamps: ${stamps}) { stampBalance } }`;
@@ -18,7 +18,7 @@ const GONE = { errors: [{ message: "UNAUTHORIZED", extensions: { reason: "Invali
 /** A simulator with a second shop (3 seeded customers, and customer 11 made by the control API with 9 stamps). */
 async function setUp(latency?: number) {
   const t = graphqlOverHttp({ customers: 1, ...(latency !== undefined && { latency }) });
-  const b = await newShop(t, { customers: 3, seed: 4 });
+  const b = await newShop(t, { customers: 3, seed: 4, rateLimit: 50 });
   expect((await t.call("POST", "/__sim/customers", { headers: b.key, body: nine("11") })).status).toBe(201);
   const seeded = t.engine.shop(b.id)!.store.data.customers.find((c) => !c.excluded && c.mergedIntoCustomerId === undefined)!;
   return { t, b, seeded: { id: seeded.id, balance: seeded.balance } };
@@ -58,7 +58,9 @@ describe("issue 26, case 11: a delayed write is acknowledged after its shop was 
       const s = await setUp();
       const award = s.t.call("POST", `/customers/${s.seeded.id}/stamps/award`, { auth: false, headers: { ...s.b.auth, Prefer: `delay=${DELAY}` }, body: { stamps: 5 } });
       await remove(s);
-      expectError(await award, 401, "UNAUTHORIZED", "Invalid API credentials");
+      const res = await award;
+      expectError(res, 401, "UNAUTHORIZED", "Invalid API credentials");
+      expect(quotaOf(res)).toEqual([null, null]);
       expect(awardEntries(s)).toEqual({ all: [[s.b.id, 401]], seenByDefault: [] });
     });
 
@@ -115,7 +117,7 @@ describe("issue 26, case 11: a delayed write is acknowledged after its shop was 
       const award = s.t.post(AWARD(s.seeded.id, 5), undefined, { auth: s.b.auth });
       await remove(s);
       const res = await award;
-      expect([res.status, res.body]).toEqual([401, GONE]);
+      expect([res.status, res.body, quotaOf(res)]).toEqual([401, GONE, [null, null]]);
       expect(awardEntries(s)).toEqual({ all: [[s.b.id, 401]], seenByDefault: [] });
     });
 

@@ -12,6 +12,7 @@ import type { AppEnv } from "../env.js";
 import type { Gate } from "../gateway.js";
 import type { Context } from "hono";
 import { requestHeader } from "../request-input.js";
+import { dropHeader } from "../respond.js";
 
 /** The shops by id, as they are now. */
 export type Shops = Pick<Engine, "shop">;
@@ -39,6 +40,9 @@ export function findShopAgain(c: Context<AppEnv>, shops: Shops): ShopEngine {
   const now = shops.shop(shop.id);
   if (now === shop) return shop;
   if (now === undefined) {
+    // As the credentials check answers unknown credentials: without the shop's quota headers.
+    dropHeader(c, "X-RateLimit-Limit");
+    dropHeader(c, "X-RateLimit-Remaining");
     c.set("decidedBy", "credentials");
     throw new DomainError("UNAUTHORIZED");
   }
