@@ -54,6 +54,16 @@ function inUse(path: string, owner: LockOwner): DataFileError {
   return new DataFileError(path, problem, `Stop that process, or pass another --data file.${gone}`);
 }
 
+/** The file's lock, or its live owner; a lock the file system refuses is the user's to fix (exit code 2). */
+function takeLock(path: string): DataLock | LockOwner {
+  try {
+    return DataLock.take(path);
+  } catch (error) {
+    const lock = lockPathOf(path);
+    throw new DataFileError(path, `cannot be locked: ${lock} cannot be made (${(error as Error).message})`, `Check that folder's permissions (or remove ${lock} if no loyalty-sim uses the file), or pass another --data file.`);
+  }
+}
+
 /** Temporary files of writes (this version's, made unique per write, and the single name earlier versions used). */
 const isTempOf = (base: string, name: string) =>
   name.startsWith(`.${base}.`) && /^(?:\d+\.[0-9a-f]+\.tmp|tmp|lock\.\d+\.[0-9a-f]+)$/.test(name.slice(base.length + 2));
@@ -184,7 +194,7 @@ export class DataFile {
   ) {
     checkWritable(path);
     // Taken before the file is read: a second process is refused before it does anything.
-    const lock = DataLock.take(path);
+    const lock = takeLock(path);
     if (!(lock instanceof DataLock)) throw inUse(path, lock);
     this.#lock = lock;
     removeLeftovers(path);

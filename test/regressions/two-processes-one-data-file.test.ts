@@ -119,6 +119,17 @@ describe("issue 26, case 2: two processes on one --data file corrupt it", { time
     first.dataFile!.release();
   });
 
+  it("a lock the file system refuses is a DataFileError saying what to do", async () => {
+    const data = dataIn();
+    mkdirSync(`${data}.lock`);
+    await expect(startSimulator({ data })).rejects.toMatchObject({
+      name: "DataFileError",
+      message: expect.stringMatching(
+        new RegExp(`^Data file ${data} cannot be locked: ${data}\\.lock cannot be made \\(EISDIR: .*\\)\\. Check that folder's permissions \\(or remove ${data}\\.lock if no loyalty-sim uses the file\\), or pass another --data file\\.$`),
+      ),
+    });
+  });
+
   it("each write has a temporary file of its own", async () => {
     const data = dataIn();
     const sim = buildSimulator(parseConfig({ customers: 2, data }));
