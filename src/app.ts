@@ -22,7 +22,7 @@ import type { AppEnv } from "./http/env.js";
 import { answerError, sendNoRoute } from "./http/errors.js";
 import { createGateway, type GatewayOptions } from "./http/gateway.js";
 import { graphqlRefusals, graphqlRouters } from "./graphql-route.js";
-import { bodyLimit, controlCallers, cors, credentials, identifyShop, jsonBodies, Quotas, requestId } from "./http/gates/index.js";
+import { bodyLimit, controlCallers, cors, credentials, identifyShop, jsonBodies, Quotas, requestId, shopAfterGates } from "./http/gates/index.js";
 import { Journal } from "./http/journal/journal.js";
 import { RequestRecorder, type RequestLogLine } from "./http/journal/recorder.js";
 import { createMount } from "./http/mount.js";
@@ -119,7 +119,9 @@ export function createApp(deps: AppDeps): BuiltApp {
       credentials(quotas),
       bodyLimit(() => maxBody),
       jsonBodies,
-      applyScenarios({ registry, ...(deps.latency !== undefined && { latency: deps.latency }) }),
+      applyScenarios({ registry, shops: engine, ...(deps.latency !== undefined && { latency: deps.latency }) }),
+      // Reading the body and the scenarios' delays take time: the shop may have been reset or deleted meanwhile.
+      shopAfterGates(engine),
     ],
     // GraphQL reads its own body and matches scenarios per root field (src/scenarios/graphql-fields.ts).
     graphql: [graphqlRefusals, credentials(quotas), bodyLimit(() => maxBody)],
@@ -151,7 +153,7 @@ export function createApp(deps: AppDeps): BuiltApp {
   if (deps.inspector !== false) app.route("/", inspectorRouter(toOther, { control: (path, init) => Promise.resolve(app.request(path, init)) }));
   for (const [name, scheme] of Object.entries(SECURITY_SCHEMES)) app.openAPIRegistry.registerComponent("securitySchemes", name, scheme);
   app.openAPIRegistry.registerComponent("parameters", PREFER_DOCUMENT.name, PREFER_DOCUMENT.parameter);
-  for (const router of graphqlRouters(toGraphql, toOther, { engine, registry, ...(deps.latency !== undefined && { latency: deps.latency }), ...(deps.onBug && { onBug: deps.onBug }) })) app.route("/", router);
+  for (const router of graphqlRouters(toGraphql, toOther, { engine, registry, shops: engine, ...(deps.latency !== undefined && { latency: deps.latency }), ...(deps.onBug && { onBug: deps.onBug }) })) app.route("/", router);
   app.route("/", docsRouter(toOther, (origin) => app.getOpenAPI31Document(openApiConfig([{ url: origin, description: "This simulator" }]))));
 
   // A path under the API base that no route has is still an API request: checked and journaled.

@@ -10,18 +10,18 @@ import { createRoute } from "@hono/zod-openapi";
 import type { Context } from "hono";
 import type { StatusCode } from "hono/utils/http-status";
 import type { Engine } from "./engine/engine.js";
-import type { DocumentCache, FieldDecision, GraphQLHttpResponse, GraphQLParams, GraphiQLFile, MediaType, PreparedOperation } from "./graphql/index.js";
+import type { DocumentCache, FieldDecision, GraphQLContext, GraphQLHttpResponse, GraphQLParams, GraphiQLFile, MediaType, PreparedOperation } from "./graphql/index.js";
 import type { ErrorCode } from "./engine/errors.js";
 import { andThen, type MaybePromise } from "./http/maybe-promise.js";
 import { refusalResponse, wantsGraphiQL } from "./graphql/media.js";
-import { applyRespond, preferOf, waitFor } from "./scenarios/gate.js";
+import { applyRespond, preferOf, waitFor, type ScenarioDeps } from "./scenarios/gate.js";
 import { decideRootFields, isRequestLevel, preferredOnEveryField } from "./scenarios/graphql-fields.js";
-import type { ScenarioRegistry } from "./scenarios/registry.js";
 import type { Respond } from "./scenarios/schema.js";
 import { GRAPHQL_PATH } from "./http/base.js";
 import type { AppEnv } from "./http/env.js";
 import { sendNoRoute, type FieldIssue } from "./http/errors.js";
 import type { Gate } from "./http/gateway.js";
+import { findShopAgain } from "./http/gates/identify.js";
 import type { Mount } from "./http/mount.js";
 import { pathParams } from "./http/params.js";
 import { bodyText, requestHeader } from "./http/request-input.js";
@@ -52,11 +52,9 @@ export const graphqlRefusals: Gate = (c) => {
   return undefined;
 };
 
-export interface GraphQLRouteDeps {
+/** The scenarios' deps (the registry, the shops to find again after a wait, the global latency), and the engine. */
+export interface GraphQLRouteDeps extends ScenarioDeps {
   engine: Engine;
-  registry: ScenarioRegistry;
-  /** Global latency of every API request, in ms or [min, max]. */
-  latency?: number | [number, number];
   onBug?: (error: unknown) => void;
 }
 
@@ -87,9 +85,9 @@ function answerText(c: C, r: Runner, text: string): MaybePromise<Response> {
     c.set("decidedBy", "validation");
     return send(c, read.response);
   }
-  const { registry, latency } = r.deps;
+  const { registry, latency, shops } = r.deps;
   const preferred = () => withPrefer(c, r, read);
-  return latency === undefined ? preferred() : waitFor(c, registry.drawDelay(latency, c.get("shop").id)).then(preferred);
+  return latency === undefined ? preferred() : waitFor(c, registry.drawDelay(latency, c.get("shop").id), shops).then(preferred);
 }
 
 /** A valid Prefer header replaces the scenarios; its delay, raw status and request-level errors act before parsing. */
@@ -97,7 +95,7 @@ function withPrefer(c: C, r: Runner, read: Read): MaybePromise<Response> {
   const preferred = preferOf(c);
   if (!preferred) return decideFields(c, r, read, undefined);
   const beforeParsing = fieldCodeOf(preferred) === undefined ? preferred : { ...preferred, error: undefined };
-  return applyRespond(c, beforeParsing, undefined, "forced by the Prefer header", r.deps.registry, "prefer").then((early) => early ?? decideFields(c, r, read, preferred));
+  return applyRespond(c, beforeParsing, undefined, "forced by the Prefer header", r.deps, "prefer").then((early) => early ?? decideFields(c, r, read, preferred));
 }
 
 /** A code of the Prefer header that fails root fields, not the whole request. */
@@ -116,19 +114,34 @@ function decideFields(c: C, r: Runner, read: Read, preferred: Respond | undefine
     return run(c, r, prepared, read.media, preferredOnEveryField(prepared, fieldCode));
   }
   if (preferred || !r.deps.registry.hasScenarios(c.get("shop").id)) return run(c, r, prepared, read.media, undefined);
-  return decideRootFields(c, prepared, r.deps.registry).then((decided) => decided.answer ?? run(c, r, prepared, read.media, decided.forced));
+  return decideRootFields(c, prepared, r.deps).then((decided) => decided.answer ?? run(c, r, prepared, read.media, decided.forced));
 }
 
-/** Executes the operation and writes its result. */
+/**
+ * Executes the operation and writes its result. A field that waits (a delay of its own) runs on the
+ * shop as it is after the wait, as do the fields after it; a shop deleted meanwhile refuses the
+ * whole request, as credentials that no longer exist.
+ */
 function run(c: C, r: Runner, prepared: PreparedOperation, media: MediaType, forced: Map<string, FieldDecision> | undefined): MaybePromise<Response> {
   const { gql, deps } = r;
-  const result = gql.executePrepared(prepared, {
-    shop: c.get("shop"),
+  let refused: unknown;
+  const context: GraphQLContext = {
+    // The body, the latency and the scenarios may have taken time since the credentials were checked.
+    shop: findShopAgain(c, deps.shops),
     ...(forced && { forced }),
-    wait: (ms) => waitFor(c, ms),
+    wait: (ms) =>
+      waitFor(c, ms, deps.shops).then(
+        () => void (context.shop = c.get("shop")),
+        (error: unknown) => {
+          refused ??= error;
+          throw error;
+        },
+      ),
     ...(deps.onBug && { onBug: deps.onBug }),
-  });
+  };
+  const result = gql.executePrepared(prepared, context);
   return andThen(result, (done) => {
+    if (refused !== undefined) throw refused;
     const written = gql.writeResult(prepared, media, done);
     if (written.graphql) c.set("graphql", written.graphql);
     return send(c, written);

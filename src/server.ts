@@ -48,6 +48,10 @@ export async function serve(built: BuiltSimulator, config: SimulatorConfig): Pro
       () => resolve(s),
     );
     s.once("error", reject);
+  }).catch((error: unknown) => {
+    // Not listening (the port is taken, say): the data file is free for another start.
+    built.dataFile?.release();
+    throw error;
   });
   built.dataFile?.start();
   const port = (server.address() as AddressInfo).port;

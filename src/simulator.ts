@@ -49,7 +49,17 @@ export interface BuildOptions {
 
 export function buildSimulator(config: SimulatorConfig, options: BuildOptions = {}) {
   const engine = new Engine({ generator: shopGenerator, ...(options.newClock && { newClock: options.newClock }) });
+  // Opening the file takes its lock: held until close (`DataFile.stop`), or given up if the start fails.
   const dataFile = config.data !== undefined ? new DataFile(config.data, engine, config.flushMs, options.dataFileHooks) : undefined;
+  try {
+    return assemble(config, options, engine, dataFile);
+  } catch (error) {
+    dataFile?.release();
+    throw error;
+  }
+}
+
+function assemble(config: SimulatorConfig, options: BuildOptions, engine: Engine, dataFile: DataFile | undefined) {
   const restored = dataFile?.load() ?? false;
   if (!restored) {
     const spec = defaultShopSpec(config);

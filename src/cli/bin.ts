@@ -68,7 +68,6 @@ async function main(): Promise<void> {
     `  Credentials: X-Api-Key: ${sim.apiKey}  X-Api-Secret: ${sim.apiSecret}`,
     `  Seed:        ${config.seed} (${restored})`,
   ];
-  process.stdout.write(`${banner.join("\n")}\n`);
 
   let stopping = false;
   const stop = (why: string) => {
@@ -88,6 +87,8 @@ async function main(): Promise<void> {
   process.once("SIGTERM", () => stop("SIGTERM"));
   // console.log ignores a failed write: the reader of our output may be gone with the parent.
   if (config.exitWithParent ?? stdinIsPipe()) watchParent(stop);
+  // Last: whoever waits for the banner may signal the process at once.
+  process.stdout.write(`${banner.join("\n")}\n`);
 }
 
 main().catch(fail);

@@ -10,6 +10,7 @@ import type { Program, ShopAccess } from "../store/types.js";
 import { SimClock } from "./clock.js";
 import { seededRandom } from "./random.js";
 import { ShopEngine } from "./shop-engine.js";
+import { ShopIds } from "./shop-ids.js";
 
 export interface ShopSpec {
   id: string;
@@ -43,6 +44,8 @@ export class Engine {
   readonly #pending = new Map<string, ShopSpec>();
   /** Ids of deleted shops, never given again: a request still running for one must not reach a new shop. */
   readonly #retired = new Set<string>();
+  /** Every id above, for `nextShopId`. */
+  readonly #ids = new ShopIds();
   #defaultId: string | undefined;
 
   constructor(options: EngineOptions) {
@@ -63,10 +66,12 @@ export class Engine {
   async createShop(spec: ShopSpec): Promise<ShopEngine> {
     if (this.#shops.has(spec.id) || this.#pending.has(spec.id)) throw new Error(`shop ${spec.id} already exists`);
     this.#pending.set(spec.id, spec);
+    this.#ids.take(spec.id);
     try {
       return this.attachShop(spec, await this.#generator.generateInSlices(spec));
     } finally {
       this.#pending.delete(spec.id);
+      if (!this.#shops.has(spec.id)) this.#ids.retake([...this.#shops.keys(), ...this.#pending.keys(), ...this.#retired]);
     }
   }
 
@@ -83,6 +88,7 @@ export class Engine {
     // Runtime draws (discount codes) continue from a stream of their own, seeded by the shop.
     const shop = new ShopEngine(store, clock, seededRandom(spec.seed * 7919 + 17));
     this.#shops.set(spec.id, { spec, shop });
+    this.#ids.take(spec.id);
     this.#byApiKey.set(spec.access.apiKey, shop);
     this.#defaultId ??= spec.id;
     return shop;
@@ -175,9 +181,6 @@ export class Engine {
 
   /** Next free shop id ("1" is the default shop); a deleted shop's id is not free. */
   nextShopId(): string {
-    let n = this.#shops.size + 1;
-    const taken = (id: string) => this.#shops.has(id) || this.#pending.has(id) || this.#retired.has(id);
-    while (taken(String(n))) n++;
-    return String(n);
+    return String(this.#ids.firstFree(this.#shops.size + 1));
   }
 }

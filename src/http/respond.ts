@@ -20,6 +20,12 @@ export function setHeader(c: Context<AppEnv>, name: string, value: string): void
   outgoing(c).headers[name] = value;
 }
 
+/** Takes back a header gathered earlier (a refusal that must not carry it). */
+export function dropHeader(c: Context<AppEnv>, name: string): void {
+  const out = c.get("out");
+  if (out) delete out.headers[name];
+}
+
 /** A response header gathered so far (the request id, for the log). */
 export function gatheredHeader(c: Context<AppEnv>, name: string): string | undefined {
   return c.get("out")?.headers[name];

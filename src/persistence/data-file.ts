@@ -5,11 +5,13 @@
  * the new file, never half of one). A failing write is reported, retried and cleaned up after.
  * @module
  */
-import { accessSync, constants, existsSync, statSync } from "node:fs";
+import { randomBytes } from "node:crypto";
+import { accessSync, constants, existsSync, readdirSync, rmSync, statSync } from "node:fs";
 import { rename, rm, writeFile } from "node:fs/promises";
 import { basename, dirname, join, resolve } from "node:path";
 import { Low, type Adapter } from "lowdb";
 import { ShopStore } from "../store/shop-store.js";
+import { DataLock, isOnThisHost, isThisProcess, lockPathOf, type LockOwner } from "./data-lock.js";
 import { readJsonFile, type PieceLimits } from "./json-pieces.js";
 import { DATA_FORMAT, DATA_VERSION, type SavedState, type ShopStates, type Snapshot } from "./saved-state.js";
 import { MAX_PROBLEMS, stateProblems } from "./state-schema.js";
@@ -39,6 +41,38 @@ function checkWritable(path: string): void {
   } catch {
     throw new DataFileError(path, `cannot be written: its folder ${dir} does not exist or is not writable`, "Create the folder (or mount a writable volume there), or pass another --data file.");
   }
+}
+
+/** Refuses a file another simulator has open: naming it, since when, and what to do. */
+function inUse(path: string, owner: LockOwner): DataFileError {
+  if (isThisProcess(owner)) {
+    return new DataFileError(path, `is in use by another simulator of this process (pid ${owner.pid}), since ${owner.since}`, "Close that simulator first, or pass another data file.");
+  }
+  const lock = lockPathOf(path);
+  const problem = `is in use by another loyalty-sim: process ${owner.pid} on host ${owner.host}, since ${owner.since} (its lock: ${lock})`;
+  const gone = isOnThisHost(owner) ? "" : ` If that process is gone (it ran on another machine or container), delete ${lock}.`;
+  return new DataFileError(path, problem, `Stop that process, or pass another --data file.${gone}`);
+}
+
+/** The file's lock, or its live owner; a lock the file system refuses is the user's to fix (exit code 2). */
+function takeLock(path: string): DataLock | LockOwner {
+  try {
+    return DataLock.take(path);
+  } catch (error) {
+    const lock = lockPathOf(path);
+    throw new DataFileError(path, `cannot be locked: ${lock} cannot be made (${(error as Error).message})`, `Check that folder's permissions (or remove ${lock} if no loyalty-sim uses the file), or pass another --data file.`);
+  }
+}
+
+/** Temporary files of writes (this version's, made unique per write, and the single name earlier versions used). */
+const isTempOf = (base: string, name: string) =>
+  name.startsWith(`.${base}.`) && /^(?:\d+\.[0-9a-f]+\.tmp|tmp|lock\.\d+\.[0-9a-f]+)$/.test(name.slice(base.length + 2));
+
+/** Removes what writes killed half-way left behind: only the lock's holder writes, so none is in use. */
+function removeLeftovers(path: string): void {
+  const dir = dirname(resolve(path));
+  const base = basename(path);
+  for (const name of readdirSync(dir)) if (isTempOf(base, name)) rmSync(join(dir, name), { force: true });
 }
 
 /**
@@ -100,7 +134,8 @@ export interface DataFileHooks {
  * file: failing writes retried every interval leave nothing behind.
  */
 async function writeAtomically(path: string, chunks: readonly Buffer[]): Promise<void> {
-  const temp = join(dirname(path), `.${basename(path)}.tmp`);
+  // A name of its own per write: no process renames another's half-written file into place.
+  const temp = join(dirname(path), `.${basename(path)}.${process.pid}.${randomBytes(4).toString("hex")}.tmp`);
   try {
     await writeFile(temp, chunks);
     await rename(temp, path);
@@ -143,10 +178,13 @@ type Written = { store: ShopStore; version: number }[];
 /** Keeps the file in step with the shops: a timer flushes when anything changed. */
 export class DataFile {
   readonly #db: Low<Snapshot>;
+  readonly #lock: DataLock;
+  #released = false;
   #timer: NodeJS.Timeout | undefined;
   #written: Written = [];
   #writing: Promise<void> = Promise.resolve();
   #failure: DataFileFailure | undefined;
+  #failureKind = "";
 
   constructor(
     readonly path: string,
@@ -155,6 +193,11 @@ export class DataFile {
     private readonly hooks: DataFileHooks = {},
   ) {
     checkWritable(path);
+    // Taken before the file is read: a second process is refused before it does anything.
+    const lock = takeLock(path);
+    if (!(lock instanceof DataLock)) throw inUse(path, lock);
+    this.#lock = lock;
+    removeLeftovers(path);
     this.#db = new Low<Snapshot>(new StateFile(path), emptyState());
   }
 
@@ -190,6 +233,7 @@ export class DataFile {
       const activities = shops.reduce((n, s) => n + s.store.data.activities.length, 0);
       // The adapter serialises synchronously at the start of write(): the file holds exactly this moment.
       try {
+        this.#checkLock();
         await this.#db.write();
       } catch (error) {
         this.#failed(error);
@@ -209,13 +253,38 @@ export class DataFile {
 
   #failed(error: unknown): void {
     const message = error instanceof Error ? error.message : String(error);
-    if (this.#failure?.error === message) return;
+    // The same fault again (each write names a temporary file of its own) is told once.
+    const { code, syscall } = error as NodeJS.ErrnoException;
+    const kind = code !== undefined ? `${code} ${syscall ?? ""}` : message;
+    if (this.#failure && this.#failureKind === kind) return;
+    this.#failureKind = kind;
     this.#failure = { path: this.path, error: message, since: this.#failure?.since ?? new Date().toISOString() };
     this.hooks.onFailing?.(this.#failure);
   }
 
+  /** A lock taken from under this process (its file removed by hand, another process started): no more writes. */
+  #checkLock(): void {
+    if (this.#released) throw new Error("the simulator was closed: its data file is given up");
+    const owner = this.#lock.takenBy();
+    if (owner === undefined) return;
+    const who = owner === null ? "was replaced by a file loyalty-sim did not write" : `is now held by process ${owner.pid} on host ${owner.host} (since ${owner.since})`;
+    throw new Error(`its lock ${this.#lock.path} ${who}: this process no longer writes the file; stop one of the two`);
+  }
+
+  /** The last write, then the file is given up to the next process. */
   async stop(): Promise<void> {
+    try {
+      clearInterval(this.#timer);
+      await this.flush();
+    } finally {
+      this.release();
+    }
+  }
+
+  /** Gives the file up without writing it (a start that failed after the file was opened). */
+  release(): void {
     clearInterval(this.#timer);
-    await this.flush();
+    this.#released = true;
+    this.#lock.release();
   }
 }

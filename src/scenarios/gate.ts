@@ -9,6 +9,7 @@ import { DomainError, type ErrorCode } from "../engine/errors.js";
 import { API_BASE } from "../http/base.js";
 import type { AppEnv } from "../http/env.js";
 import { sendError } from "../http/errors.js";
+import { findShopAgain, type Shops } from "../http/gates/identify.js";
 import type { Gate } from "../http/gateway.js";
 import { customerIdOf } from "../http/operation.js";
 import { bodyText, isJsonType, requestHeader } from "../http/request-input.js";
@@ -26,6 +27,7 @@ const MALFORMED_BODY = '{"success":true,"data":{"id":"6677889900","firstName":"A
 
 export interface ScenarioDeps {
   registry: ScenarioRegistry;
+  shops: Shops;
   /** Global latency in ms for every API request: a number or [min, max]. */
   latency?: number | [number, number];
 }
@@ -39,9 +41,13 @@ function clientSignal(c: Context<AppEnv>): AbortSignal {
   return c.env?.signal ?? c.req.raw.signal;
 }
 
-/** Waits `ms`, but stops early when the client gives up. */
-export function waitFor(c: Context<AppEnv>, ms: number): Promise<void> {
-  return sleep(ms, clientSignal(c));
+/**
+ * Every wait of an API request before its handler (or a GraphQL field) runs: `ms`, less when the
+ * client gives up; then the request acts on its shop as it is now (`findShopAgain`).
+ */
+export async function waitFor(c: Context<AppEnv>, ms: number, shops: Shops): Promise<void> {
+  await sleep(ms, clientSignal(c));
+  findShopAgain(c, shops);
 }
 
 /** Waits, but stops early when the client gives up. */
@@ -141,10 +147,10 @@ export async function applyRespond(
   respond: Respond,
   limit: Decision["limit"],
   why: string,
-  registry: ScenarioRegistry,
+  deps: ScenarioDeps,
   decidedBy: "scenario" | "prefer",
 ): Promise<Response | undefined> {
-  if (respond.delayMs !== undefined) await sleep(registry.drawDelay(respond.delayMs, c.get("shop").id), clientSignal(c));
+  if (respond.delayMs !== undefined) await waitFor(c, deps.registry.drawDelay(respond.delayMs, c.get("shop").id), deps.shops);
   if (respond.commit === true) {
     c.set("decidedBy", decidedBy);
     c.set("replaceAnswer", (handlers) => afterCommit(c, handlers, respond, why));
@@ -184,9 +190,9 @@ export function preferOf(c: Context<AppEnv>): Respond | undefined {
 export function applyScenarios(deps: ScenarioDeps): Gate {
   const { registry, latency } = deps;
   const decide = async (c: Context<AppEnv>): Promise<Response | undefined> => {
-    if (latency !== undefined) await sleep(registry.drawDelay(latency, c.get("shop").id), clientSignal(c));
+    if (latency !== undefined) await waitFor(c, registry.drawDelay(latency, c.get("shop").id), deps.shops);
     const preferred = preferOf(c);
-    if (preferred) return applyRespond(c, preferred, undefined, "forced by the Prefer header", registry, "prefer");
+    if (preferred) return applyRespond(c, preferred, undefined, "forced by the Prefer header", deps, "prefer");
     const shopId = c.get("shop").id;
     if (!registry.hasScenarios(shopId)) return undefined;
     const skips: RuleSkip[] = [];
@@ -194,7 +200,7 @@ export function applyScenarios(deps: ScenarioDeps): Gate {
     noteSkips(c, skips);
     if (!decision) return undefined;
     c.set("decision", { scenario: decision.scenario, rule: decision.rule, ...(decision.ruleName !== undefined && { ruleName: decision.ruleName }) });
-    return applyRespond(c, decision.respond, decision.limit, `forced by scenario "${decision.scenario}" rule ${decision.rule}`, registry, "scenario");
+    return applyRespond(c, decision.respond, decision.limit, `forced by scenario "${decision.scenario}" rule ${decision.rule}`, deps, "scenario");
   };
   // Most requests meet no latency, no Prefer header and no scenario: they pass without a promise.
   return (c) =>

@@ -13,8 +13,8 @@ import type { FieldDecision } from "../graphql/resolvers.js";
 import { restTwinRequest } from "../graphql/twins.js";
 import type { AppEnv } from "../http/env.js";
 import { requestHeader } from "../http/request-input.js";
-import { applyRespond } from "./gate.js";
-import type { Decision, ScenarioRegistry } from "./registry.js";
+import { applyRespond, type ScenarioDeps } from "./gate.js";
+import type { Decision } from "./registry.js";
 import type { Respond } from "./schema.js";
 
 /** Codes that refuse the HTTP request itself, not one field: they answer the request with their REST status. */
@@ -33,7 +33,8 @@ const refOf = (d: Decision) => ({ scenario: d.scenario, rule: d.rule, ...(d.rule
 export type FieldsDecided = { answer: Response; forced?: undefined } | { answer?: undefined; forced: Map<string, FieldDecision> | undefined };
 
 /** The shop's rules over the operation's root fields: an answer to the whole request, or each field's decision (by response key). */
-export async function decideRootFields(c: Context<AppEnv>, prepared: PreparedOperation, registry: ScenarioRegistry): Promise<FieldsDecided> {
+export async function decideRootFields(c: Context<AppEnv>, prepared: PreparedOperation, deps: ScenarioDeps): Promise<FieldsDecided> {
+  const { registry } = deps;
   const shopId = c.get("shop").id;
   const apiKey = requestHeader(c, "x-api-key");
   const header = (name: string) => requestHeader(c, name.toLowerCase());
@@ -66,7 +67,7 @@ export async function decideRootFields(c: Context<AppEnv>, prepared: PreparedOpe
       continue;
     }
     c.set("decision", refOf(decision));
-    const answer = await applyRespond(c, respond, decision.limit, why, registry, "scenario");
+    const answer = await applyRespond(c, respond, decision.limit, why, deps, "scenario");
     if (answer) return { answer };
   }
   return { forced };

@@ -57,7 +57,8 @@ describe("a data file that cannot be written", { timeout: 30_000 }, () => {
     block(file);
     sim.shop.awardStamps(sim.shop.store.data.customers[0]!.id, { stamps: 1 });
     await expect(sim.dataFile!.flush()).rejects.toMatchObject({ code: "EISDIR" });
-    expect(readdirSync(folder)).toEqual(["state.json"]);
+    // The lock stays: the simulator still has the file open.
+    expect(readdirSync(folder).sort()).toEqual(["state.json", "state.json.lock"]);
     expect(sim.dataFile!.failure).toStrictEqual(failures[0]);
     expect(failures).toEqual([{ path: file, error: expect.stringMatching(/^EISDIR: /), since: expect.any(String) }]);
   });
@@ -80,7 +81,7 @@ describe("a data file that cannot be written", { timeout: 30_000 }, () => {
       status: "degraded",
       version: expect.any(String),
       uptimeMs: expect.any(Number),
-      dataFile: { path: file, error: expect.stringMatching(/^EISDIR: illegal operation on a directory, rename '.*\.state\.json\.tmp' -> '.*state\.json'$/), since: expect.stringMatching(/^\d{4}-\d\d-\d\dT/) },
+      dataFile: { path: file, error: expect.stringMatching(/^EISDIR: illegal operation on a directory, rename '.*\.state\.json\.\d+\.[0-9a-f]{8}\.tmp' -> '.*state\.json'$/), since: expect.stringMatching(/^\d{4}-\d\d-\d\dT/) },
     });
     expect(cli.stderr()).toContain(`loyalty-sim: could not write the data file ${file}: EISDIR: illegal operation on a directory`);
     expect(cli.stderr()).toContain(`(failing since ${degraded.body.dataFile.since}; retried every 50 ms; GET /__sim/health answers 503 until a write succeeds)\n`);

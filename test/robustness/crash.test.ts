@@ -11,11 +11,10 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { readDataFile } from "../../src/persistence/data-file.js";
 import { ensureBuilt, killAll, startCli, stopCli, type StartedCli } from "../support/cli.js";
+import { HEADERS, storm, sum } from "../support/storm.js";
 
-const HEADERS = { "X-Api-Key": "sim_key", "X-Api-Secret": "sim_secret", "Content-Type": "application/json" };
 const SEED = Number(process.env.CRASH_SEED ?? Math.floor(Math.random() * 2 ** 31));
 const STORM_EMAILS = [1, 2, 3, 4].map((n) => `storm${n}@example.com`);
-const IN_FLIGHT = 8;
 
 /** mulberry32: a small seeded generator, so that a failing run's delays can be replayed. */
 function seeded(seed: number): () => number {
@@ -89,40 +88,6 @@ function readState(file: string, context: string) {
   return { activities: data.activities.length, customers: data.customers.length, balance: (email: string) => balances.get(email)! };
 }
 
-interface Storm {
-  /** Awards answered 200, and awards sent, per customer id. */
-  acked: Map<string, number>;
-  sent: Map<string, number>;
-  /** Answers other than 200 (there must be none). */
-  unexpected: string[];
-  done: Promise<void>;
-}
-
-/** IN_FLIGHT loops awarding 1 stamp round-robin until the server goes away. */
-function storm(origin: string, ids: string[]): Storm {
-  const acked = new Map(ids.map((id) => [id, 0]));
-  const sent = new Map(ids.map((id) => [id, 0]));
-  const unexpected: string[] = [];
-  let next = 0;
-  let over = false;
-  const worker = async () => {
-    while (!over) {
-      const id = ids[next++ % ids.length]!;
-      sent.set(id, sent.get(id)! + 1);
-      try {
-        const res = await fetch(`${origin}/rest_api/v1/customers/${id}/stamps/award`, { method: "POST", headers: HEADERS, body: JSON.stringify({ stamps: 1 }) });
-        const text = await res.text();
-        if (res.status === 200) acked.set(id, acked.get(id)! + 1);
-        else unexpected.push(`${res.status} ${text}`);
-      } catch {
-        over = true; // the server is gone
-      }
-    }
-  };
-  return { acked, sent, unexpected, done: Promise.all(Array.from({ length: IN_FLIGHT }, worker)).then(() => undefined) };
-}
-
-const sum = (m: Map<string, number>) => [...m.values()].reduce((a, b) => a + b, 0);
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 let dir: string;

@@ -3,6 +3,6 @@ export { bodyLimit } from "./body-limit.js";
 export { controlCallers, isLoopbackAddress } from "./same-origin.js";
 export { cors, type CorsOptions } from "./cors.js";
 export { credentials, Quotas } from "./credentials.js";
-export { identifyShop } from "./identify.js";
+export { findShopAgain, identifyShop, shopAfterGates, type Shops } from "./identify.js";
 export { jsonBodies } from "./json-bodies.js";
 export { requestId } from "./request-id.js";
