@@ -224,9 +224,12 @@ describe("the document cache", () => {
     expect(cache.size).toBe(2);
   });
 
-  it("is bounded by entries and by tokens kept, least recently used out first; a large document is not kept", () => {
-    const cache = new DocumentCache(3, 200);
+  it("is bounded by the bytes it keeps, least recently used out first; a large document is not kept", () => {
     const q = (i: number) => `{ a${i}: shop { currency } }`;
+    const probe = new DocumentCache();
+    probe.compile(q(0));
+    // Room for three such documents, and for one of at most twice the size of each.
+    const cache = new DocumentCache(3 * probe.bytes, 2 * probe.bytes);
     const first = cache.compile(q(0));
     cache.compile(q(1));
     cache.compile(q(2));
