@@ -31,7 +31,7 @@ export const GRAPHQL_LIMITS = {
   rootFields: 50,
   /** Fields selected in one operation, at every level, fragments expanded. */
   fields: 2_000,
-  /** Items the list fields of one operation may ask for in all (the sum of their `limit`s). */
+  /** Items the list fields of one operation may ask for in all (the sum of their `limit`s; a `rewardCodes`, all a customer may hold). */
   listItems: 10_000,
   /**
    * Object fields and list items in one variable's value, at every level: the schema's one input
