@@ -14,7 +14,8 @@ import { controlRouter } from "./control/control.router.js";
 import { EventHub } from "./control/events.js";
 import { inspectRouter } from "./control/inspect.router.js";
 import { inspectorRouter } from "./inspector/mount.js";
-import { SCENARIO_BODY_LIMIT, simAddScenario } from "./control/control.routes.js";
+import { simAddScenario } from "./control/control.routes.js";
+import { SCENARIO_TEXT_LIMIT } from "./scenarios/limits.js";
 import type { Engine } from "./engine/engine.js";
 import { API_BASE, isApiPath } from "./http/base.js";
 import { docsRouter } from "./http/docs.js";
@@ -126,7 +127,7 @@ export function createApp(deps: AppDeps): BuiltApp {
     // GraphQL reads its own body and matches scenarios per root field (src/scenarios/graphql-fields.ts).
     graphql: [graphqlRefusals, credentials(quotas), bodyLimit(() => maxBody)],
     // A scenario (rules, bodies to match) may be a few MiB.
-    other: [bodyLimit((c) => (c.req.method === "POST" && c.req.path === simAddScenario.path ? SCENARIO_BODY_LIMIT : maxBody))],
+    other: [bodyLimit((c) => (c.req.method === "POST" && c.req.path === simAddScenario.path ? SCENARIO_TEXT_LIMIT : maxBody))],
     recorder: new RequestRecorder(journal, deps.onRequest, (shopId) => quotas.windowEnd(shopId)),
     onError,
   });

@@ -16,9 +16,10 @@ const booleanOption = z.union([
 
 /**
  * What the control API may make, at most: each bounds the memory a careless loop or a hostile
- * client can take. 100k customers take about 115 MB of heap.
+ * client can take. 100k customers take about 115 MB of heap; scenarios, at most about twice their
+ * bytes (strings of characters beyond Latin-1 take two bytes each).
  */
-export const DEFAULT_LIMITS = { maxShops: 1000, maxCustomers: 250_000, maxScenarios: 100, maxScenarioRules: 100 };
+export const DEFAULT_LIMITS = { maxShops: 1000, maxCustomers: 250_000, maxScenarios: 100, maxScenarioRules: 100, maxScenarioBytes: 64 * 1024 * 1024 };
 export type Limits = typeof DEFAULT_LIMITS;
 
 export const configSchema = z
@@ -75,6 +76,8 @@ export const configSchema = z
     maxScenarios: intFrom(0, 1_000_000).default(DEFAULT_LIMITS.maxScenarios),
     /** Rules of one scenario added through the control API. */
     maxScenarioRules: intFrom(1, 1_000_000).default(DEFAULT_LIMITS.maxScenarioRules),
+    /** Bytes the scenarios of all shops hold (their JSON text, plus 64 a JSON value), those loaded at start included. */
+    maxScenarioBytes: intFrom(0, 2 ** 40).default(DEFAULT_LIMITS.maxScenarioBytes),
   })
   .superRefine((c, ctx) => {
     if (c.customers <= c.maxCustomers) return;

@@ -40,6 +40,7 @@ Limits of what the control API makes (over one, a call is refused with 422 namin
   --max-customers N   customers over all shops (${DEFAULT_LIMITS.maxCustomers})                ${envName("maxCustomers")}
   --max-scenarios N   scenarios one shop adds (${DEFAULT_LIMITS.maxScenarios})                    ${envName("maxScenarios")}
   --max-scenario-rules N  rules of one added scenario (${DEFAULT_LIMITS.maxScenarioRules})             ${envName("maxScenarioRules")}
+  --max-scenario-bytes N  bytes all scenarios hold (${DEFAULT_LIMITS.maxScenarioBytes})           ${envName("maxScenarioBytes")}
 `;
 
 export type CliCommand = { kind: "help" } | { kind: "version" } | { kind: "run"; config: SimulatorConfig };
@@ -76,6 +77,7 @@ export function parseCli(argv: string[], env: Record<string, string | undefined>
       "max-customers": { type: "string" },
       "max-scenarios": { type: "string" },
       "max-scenario-rules": { type: "string" },
+      "max-scenario-bytes": { type: "string" },
       help: { type: "boolean", short: "h" },
       version: { type: "boolean", short: "v" },
     },

@@ -15,7 +15,9 @@ import type { AppEnv } from "../http/env.js";
 import { invalidInput } from "../http/errors.js";
 import type { Journal, JournalFilter } from "../http/journal/journal.js";
 import type { Mount } from "../http/mount.js";
-import { bodyText, checked, readJson, requestHeader } from "../http/request-input.js";
+import { jsonTextValues } from "../http/json-depth.js";
+import { bodyText, checked, isJsonType, readJson, requestHeader } from "../http/request-input.js";
+import { MAX_SCENARIO_VALUES, SCENARIO_TEXT_LIMIT, scenarioBytes, TOO_MANY_VALUES, YAML_SCENARIO_LIMIT } from "../scenarios/limits.js";
 import { parseScenarioText, ScenarioError } from "../scenarios/load.js";
 import { pathGlob } from "../scenarios/glob.js";
 import type { ScenarioRegistry } from "../scenarios/registry.js";
@@ -134,8 +136,8 @@ export function controlRouter(mount: Mount, deps: ControlDeps) {
       let scenario: Scenario;
       if (type !== undefined && YAML_TYPE.test(type)) {
         const text = await bodyText(c);
-        if (Buffer.byteLength(text) > routes.YAML_SCENARIO_LIMIT) {
-          throw new DomainError("PAYLOAD_TOO_LARGE", `A YAML scenario is limited to ${routes.YAML_SCENARIO_LIMIT / 1024} KiB; send a larger one as JSON (up to ${routes.SCENARIO_BODY_LIMIT / 1024 / 1024} MiB)`);
+        if (Buffer.byteLength(text) > YAML_SCENARIO_LIMIT) {
+          throw new DomainError("PAYLOAD_TOO_LARGE", `A YAML scenario is limited to ${YAML_SCENARIO_LIMIT / 1024} KiB; send a larger one as JSON (up to ${SCENARIO_TEXT_LIMIT / 1024 / 1024} MiB)`);
         }
         try {
           scenario = parseScenarioText(text, "yaml", "in the request body");
@@ -146,12 +148,19 @@ export function controlRouter(mount: Mount, deps: ControlDeps) {
       } else if (!type && (await bodyText(c)) === "") {
         throw invalidInput("header", "Content-Type", "must be application/json or application/yaml, got none");
       } else {
-        // No depth limit on the text: the schema names the field that nests too deeply.
+        // Values counted before JSON.parse makes them. No depth limit on the text: the schema
+        // names the field that nests too deeply.
+        const text = await bodyText(c);
+        if (isJsonType(type) && jsonTextValues(text, MAX_SCENARIO_VALUES) > MAX_SCENARIO_VALUES) {
+          throw invalidInput("body", "(root)", TOO_MANY_VALUES, "Scenario holds too many JSON values");
+        }
         scenario = checked(c, scenarioSchema, await readJson(c, false), "body") as Scenario;
       }
       const own = registry.list(shop.id).filter((s) => s.owner === "this shop");
-      checkScenario(limits, scenario.rules.length, own.length + (own.some((s) => s.name === scenario.name) ? 0 : 1));
-      registry.add(scenario, shop.id);
+      const bytes = scenarioBytes(scenario);
+      const total = registry.bytes - registry.bytesOf(scenario.name, shop.id) + bytes;
+      checkScenario(limits, scenario.rules.length, own.length + (own.some((s) => s.name === scenario.name) ? 0 : 1), bytes, total);
+      registry.add(scenario, shop.id, bytes);
       deps.events?.changed("scenarios", shop.id);
       return c.json(registry.list(shop.id).find((s) => s.name === scenario.name && s.owner === "this shop")!, 201);
     })

@@ -6,6 +6,7 @@
 import { createRoute, z, type RouteConfig } from "@hono/zod-openapi";
 import { pathParams } from "../http/params.js";
 import { CustomerSchema } from "../http/schemas.js";
+import { MAX_SCENARIO_VALUES, SCENARIO_TEXT_LIMIT, YAML_SCENARIO_LIMIT } from "../scenarios/limits.js";
 import { scenarioSchema } from "../scenarios/schema.js";
 import {
   ClockChangeSchema,
@@ -29,10 +30,6 @@ const base = { tags: [CONTROL_TAG], security: [] as Record<string, string[]>[] }
 const invalid = controlError("`VALIDATION_ERROR`: bad control input, with details");
 export const bug = controlError("`INTERNAL_ERROR`: a bug in the simulator");
 
-/** Largest scenario body: a file of many rules, or of large bodies to match, is still a few MiB at most. */
-export const SCENARIO_BODY_LIMIT = 4 * 1024 * 1024;
-/** Largest YAML scenario body: YAML parses far slower than JSON, and parsing blocks every request. */
-export const YAML_SCENARIO_LIMIT = 256 * 1024;
 const MIB = 1024 * 1024;
 
 const forbidden = controlError(
@@ -45,8 +42,8 @@ const forbidden = controlError(
  * scenario, 256 KiB of it as YAML) is refused.
  */
 export function controlRoute<const R extends RouteConfig>(route: R) {
-  const limit = route.method === "post" && route.path === "/__sim/scenarios" ? SCENARIO_BODY_LIMIT : MIB;
-  const tooLarge = controlError(`\`PAYLOAD_TOO_LARGE\`: the body is larger than ${limit / MIB} MiB${limit === SCENARIO_BODY_LIMIT ? ` (${YAML_SCENARIO_LIMIT / 1024} KiB as YAML)` : ""}`);
+  const limit = route.method === "post" && route.path === "/__sim/scenarios" ? SCENARIO_TEXT_LIMIT : MIB;
+  const tooLarge = controlError(`\`PAYLOAD_TOO_LARGE\`: the body is larger than ${limit / MIB} MiB${limit === SCENARIO_TEXT_LIMIT ? ` (${YAML_SCENARIO_LIMIT / 1024} KiB as YAML)` : ""}`);
   return createRoute({ ...base, ...route, responses: { ...route.responses, 403: forbidden, ...(route.method !== "get" && { 413: tooLarge }) } });
 }
 
@@ -92,7 +89,7 @@ export const simAddScenario = controlRoute({
   operationId: "simAddScenario",
   summary: "Add a scenario",
   description:
-    "Adds a scenario (JSON, or YAML with `Content-Type: application/yaml`) to the shop, before the others; one of the same name is replaced. At most `--max-scenario-rules` rules, and `--max-scenarios` scenarios per shop (422 beyond).",
+    `Adds a scenario (JSON, or YAML with \`Content-Type: application/yaml\`) to the shop, before the others; one of the same name is replaced. At most \`--max-scenario-rules\` rules and ${MAX_SCENARIO_VALUES} JSON values (bodies included), \`--max-scenarios\` scenarios per shop, and \`--max-scenario-bytes\` held by the scenarios of all shops (422 beyond).`,
   request: {
     headers: ShopKeyHeader,
     body: {

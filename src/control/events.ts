@@ -1,8 +1,9 @@
 /**
  * Live change ticks for the control API's event stream (`GET /__sim/events`). The request path
- * pays nothing: the journal bumps a version number it keeps anyway, and the control calls that
- * change a clock, scenarios or shops say so here. A timer runs only while someone listens; each
- * tick sends every listener what changed for its shop since the last one, one event per kind.
+ * pays nothing: the journal bumps a version number and keeps each shop's newest entry id, and the
+ * control calls that change a clock, scenarios or shops say so here. A timer runs only while
+ * someone listens; each tick sends every listener what changed for its shop since the last one,
+ * one event per kind. A listener whose shop had no new entry costs a comparison of two numbers.
  * @module
  */
 import { isoTimestamp } from "../engine/clock.js";
@@ -56,7 +57,7 @@ export class EventHub {
 
   /** Listens to a shop's changes; `end` is called once the hub closes. Answers the way to stop listening. */
   subscribe(shopId: string, isDefault: boolean, send: Listener["send"], end: () => void): () => void {
-    const listener: Listener = { shopId, isDefault, send, end, lastId: this.#newestId(shopId, isDefault) };
+    const listener: Listener = { shopId, isDefault, send, end, lastId: this.journal.newestId(shopId, isDefault) };
     this.#listeners.add(listener);
     send("journal", { lastId: listener.lastId });
     this.#timer ??= setInterval(() => this.#tick(), this.tickMs);
@@ -80,10 +81,6 @@ export class EventHub {
     this.#pending.clear();
   }
 
-  #newestId(shopId: string, isDefault: boolean): number {
-    return this.journal.select({ shopId, includeUnidentified: isDefault, limit: 1 }).entries[0]?.id ?? 0;
-  }
-
   #tick(): void {
     const journalChanged = this.journal.version !== this.#journalVersion;
     this.#journalVersion = this.journal.version;
@@ -91,7 +88,7 @@ export class EventHub {
     this.#pending.clear();
     for (const listener of this.#listeners) {
       if (journalChanged) {
-        const lastId = this.#newestId(listener.shopId, listener.isDefault);
+        const lastId = this.journal.newestId(listener.shopId, listener.isDefault);
         if (lastId !== listener.lastId) listener.send("journal", { lastId });
         listener.lastId = lastId;
       }

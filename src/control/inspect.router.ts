@@ -80,7 +80,7 @@ export function inspectRouter(mount: Mount, deps: InspectDeps) {
     })
     .route(routes.simEvents, (c) => {
       const { shop, isDefault } = inspectedShop(c, engine);
-      return streamSSE(c, (stream) =>
+      const res = streamSSE(c, (stream) =>
         new Promise<void>((resolve) => {
           const send = (event: string, data: object) => void stream.writeSSE({ event, data: JSON.stringify(data) }).catch(() => undefined);
           const stop = events.subscribe(shop.id, isDefault, send, resolve);
@@ -89,7 +89,13 @@ export function inspectRouter(mount: Mount, deps: InspectDeps) {
             resolve();
           });
         }),
-      ) as never;
+      );
+      // The framing is the server's to choose: chunked for HTTP/1.1, and for HTTP/1.0 (which has
+      // no chunked encoding) the stream ends with the connection. hono's helper sets chunked and
+      // keep-alive for every client.
+      res.headers.delete("Transfer-Encoding");
+      res.headers.delete("Connection");
+      return res as never;
     })
     .router;
 }

@@ -8,6 +8,7 @@ import { envName, flagName, type Limits } from "../config.js";
 import type { Engine } from "../engine/engine.js";
 import { DomainError } from "../engine/errors.js";
 import type { FieldIssue } from "../http/errors.js";
+import { VALUE_BYTES } from "../scenarios/limits.js";
 
 function overLimit(option: keyof Limits, limit: number, what: string, field: Pick<FieldIssue, "in" | "path">): DomainError {
   const message = `${what}, over the limit of ${limit} (raise it with ${flagName(option)} or ${envName(option)})`;
@@ -30,12 +31,19 @@ export function checkMoreCustomers(engine: Engine, limits: Limits, added: number
   }
 }
 
-/** A scenario of `rules` rules that would give its shop `scenarios` scenarios of its own. */
-export function checkScenario(limits: Limits, rules: number, scenarios: number): void {
+/**
+ * A scenario of `rules` rules that would give its shop `scenarios` scenarios of its own, and hold
+ * `bytes` (`scenarioBytes`) of the `total` the scenarios of all shops would then hold.
+ */
+export function checkScenario(limits: Limits, rules: number, scenarios: number, bytes: number, total: number): void {
   if (rules > limits.maxScenarioRules) {
     throw overLimit("maxScenarioRules", limits.maxScenarioRules, `The scenario has ${rules} rules`, { in: "body", path: "rules" });
   }
   if (scenarios > limits.maxScenarios) {
     throw overLimit("maxScenarios", limits.maxScenarios, `A new scenario would give this shop ${scenarios} scenarios`, { in: "body", path: "name" });
+  }
+  if (total > limits.maxScenarioBytes) {
+    const what = `The scenario (${bytes} bytes: its JSON text, plus ${VALUE_BYTES} for each JSON value) would make the scenarios of all shops hold ${total} bytes`;
+    throw overLimit("maxScenarioBytes", limits.maxScenarioBytes, what, { in: "body", path: "(root)" });
   }
 }

@@ -8,7 +8,7 @@ import { requireChangeable, requireTier, type EngineContext } from "./context.js
 import { DomainError, invalidField } from "./errors.js";
 import { applyStampChange, requireCustomer, settleExpiry } from "./ledger.js";
 import { lowerBound, paginate, type Page, type PageQuery, type OrderedView } from "./pagination.js";
-import { issueCode } from "./rewards.js";
+import { issueCode, requireRoomForCodes } from "./rewards.js";
 import { JsonView } from "./json-view.js";
 import { customerView, type Customer } from "./views.js";
 
@@ -108,6 +108,7 @@ export function setCustomerTier(ctx: EngineContext, id: string, change: TierChan
   const customer = requireCustomer(ctx, id);
   const tier = requireTier(ctx, change.tierId);
   requireChangeable(customer);
+  if (change.triggerRewards) requireRoomForCodes(ctx, customer, tier.rewardIds.length);
   ctx.store.updateCustomer(customer, { vipTierId: tier.id });
   applyStampChange(ctx, customer, {
     kind: "tier",

@@ -6,6 +6,7 @@
 import type { CodeRecord, CustomerRecord, RewardRecord } from "../store/types.js";
 import { findTier, requireChangeable, requireReward, type EngineContext, type ProgramId } from "./context.js";
 import { DomainError, invalidField } from "./errors.js";
+import { MAX_CUSTOMER_CODES } from "./limits.js";
 import { applyStampChange, requireCustomer } from "./ledger.js";
 import { randomCodeSuffix } from "./random.js";
 import { codeView, isListed, rewardView, type Reward, type RewardCode } from "./views.js";
@@ -24,6 +25,14 @@ export function getReward(ctx: EngineContext, id: ProgramId): Reward {
   return rewardView(requireReward(ctx, id));
 }
 
+/** Refuses a write that would give the customer more than MAX_CUSTOMER_CODES codes; called before anything changes. */
+export function requireRoomForCodes(ctx: EngineContext, customer: CustomerRecord, more: number): void {
+  const held = ctx.store.codesOf(customer.id).length;
+  if (held + more <= MAX_CUSTOMER_CODES) return;
+  const message = `Customer ${customer.id} holds ${held} reward codes, and ${more} more would make ${held + more}: one customer may hold at most ${MAX_CUSTOMER_CODES} (codes are never removed); reset the shop (POST /__sim/reset) or use another customer`;
+  throw new DomainError("VALIDATION_ERROR", message, [{ path: "id", message }]);
+}
+
 /** Writes the ledger entry and the code of a redemption or grant. */
 export function issueCode(
   ctx: EngineContext,
@@ -32,6 +41,7 @@ export function issueCode(
   cost: number,
   label: string,
 ): CodeRecord {
+  requireRoomForCodes(ctx, customer, 1);
   // `-cost` would store -0 for a free code; the ledger keeps a plain 0.
   applyStampChange(ctx, customer, { kind: cost > 0 ? "redeem" : "grant", change: cost > 0 ? -cost : 0, label });
   return ctx.store.addCode({

@@ -31,7 +31,7 @@ export const GRAPHQL_LIMITS = {
   rootFields: 50,
   /** Fields selected in one operation, at every level, fragments expanded. */
   fields: 2_000,
-  /** Items the list fields of one operation may ask for in all (the sum of their `limit`s). */
+  /** Items the list fields of one operation may ask for in all (the sum of their `limit`s; a `rewardCodes`, all a customer may hold). */
   listItems: 10_000,
   /**
    * Object fields and list items in one variable's value, at every level: the schema's one input
@@ -109,59 +109,86 @@ function shapeOf(set: SelectionSetNode, fragments: Map<string, FragmentDefinitio
   return shape;
 }
 
-/** The caps every operation of the document must keep; the first one broken, else undefined. */
-function overCaps(document: DocumentNode): GraphQLError | undefined {
+/**
+ * The caps every operation of the document must keep: the first one broken, else the fields its
+ * queries select, fragments expanded (what graphql-jit compiles code for).
+ */
+function overCaps(document: DocumentNode): GraphQLError | { queryFields: number } {
   const fragments = new Map<string, FragmentDefinitionNode>();
   for (const definition of document.definitions) {
     if (definition.kind === Kind.FRAGMENT_DEFINITION) fragments.set(definition.name.value, definition);
   }
   const memo = new Map<string, Shape>();
+  let queryFields = 0;
   for (const definition of document.definitions) {
     if (definition.kind !== Kind.OPERATION_DEFINITION) continue;
     const { top, fields, depth } = shapeOf(definition.selectionSet, fragments, memo, new Set());
+    if (definition.operation === "query") queryFields += fields;
     const { rootFields, fields: maxFields, depth: maxDepth } = GRAPHQL_LIMITS;
     if (top > rootFields) return documentError(`An operation may select at most ${rootFields} root fields (fragments expanded); this one selects ${top}.`);
     if (fields > maxFields) return documentError(`An operation may select at most ${maxFields} fields (fragments expanded); this one selects ${fields}.`);
     if (depth > maxDepth) return documentError(`An operation may nest fields at most ${maxDepth} levels deep (fragments expanded); this one nests ${depth}.`);
   }
-  return undefined;
+  return { queryFields };
 }
 
+/** A compiled text, and the fields of its queries (0 when refused). */
+type Made = { compiled: Compiled; queryFields: number };
+
+const refusal = (...errors: readonly GraphQLError[]): Made => ({ compiled: { errors }, queryFields: 0 });
+
 /** Parses and validates a query text, refusing it before validation when it is beyond the caps. */
-function compileUncached(text: string, tokens: number, nesting: number): Compiled {
-  if (nesting > GRAPHQL_LIMITS.nesting) {
-    return { errors: [documentError(`A document may nest brackets at most ${GRAPHQL_LIMITS.nesting} levels deep.`)] };
-  }
+function compileUncached(text: string, tokens: number, nesting: number): Made {
+  if (nesting > GRAPHQL_LIMITS.nesting) return refusal(documentError(`A document may nest brackets at most ${GRAPHQL_LIMITS.nesting} levels deep.`));
   let document: DocumentNode;
   try {
     document = parse(text, { maxTokens: GRAPHQL_LIMITS.tokens });
   } catch (error) {
-    if (error instanceof GraphQLError) return { errors: [error] };
+    if (error instanceof GraphQLError) return refusal(error);
     throw error;
   }
   const capped = overCaps(document);
-  if (capped) return { errors: [capped] };
+  if (capped instanceof GraphQLError) return refusal(capped);
   const errors = validate(schema, document);
-  return errors.length > 0 ? { errors } : { document };
+  return errors.length > 0 ? refusal(...errors) : { compiled: { document }, queryFields: capped.queryFields };
+}
+
+/** Heap a kept text takes a character (a text of characters beyond Latin-1 takes two bytes each). */
+const CHAR_BYTES = 2;
+/** Heap a parsed and validated document takes a token: its AST nodes and locations. */
+const TOKEN_BYTES = 512;
+/** Heap graphql-jit's compiled function of a query takes a field selected (fragments expanded; about 1.2 KB for the introspection query's). */
+const JIT_FIELD_BYTES = 1536;
+/** Heap a kept error takes: the object, its locations and its stack, read as text. */
+const ERROR_BYTES = 2048;
+
+/** What a cache entry holds, in bytes: its text (the key, which its AST shares), its AST, its compiled function, its errors. */
+function entryBytes(text: string, tokens: number, made: Made): number {
+  return CHAR_BYTES * text.length + TOKEN_BYTES * tokens + JIT_FIELD_BYTES * made.queryFields + ERROR_BYTES * (made.compiled.errors?.length ?? 0);
 }
 
 /**
- * Recently compiled texts, least recently used first. A parsed document takes some hundreds of
- * bytes per token, so the cache is bounded by the tokens it keeps as well as by count; a document
- * of more than a tenth of that budget is compiled every time.
+ * Recently compiled texts, least recently used first, kept up to `maxBytes` (each entry
+ * measured by `entryBytes`); a document of more than `maxDocumentBytes` is compiled every time.
+ * Bytes, not entries or tokens: a 1 MB document of whitespace is 6 tokens.
  */
 export class DocumentCache {
-  readonly #entries = new Map<string, { compiled: Compiled; tokens: number }>();
-  #tokens = 0;
+  readonly #entries = new Map<string, { compiled: Compiled; bytes: number }>();
+  #bytes = 0;
   readonly #kept = new WeakMap<OperationDefinitionNode, object>();
 
   constructor(
-    readonly maxEntries = 1000,
-    readonly maxTokens = 50_000,
+    readonly maxBytes = 32 * 1024 * 1024,
+    readonly maxDocumentBytes = maxBytes / 16,
   ) {}
 
   get size(): number {
     return this.#entries.size;
+  }
+
+  /** What the entries hold, in bytes, as measured. */
+  get bytes(): number {
+    return this.#bytes;
   }
 
   compile(text: string): Compiled {
@@ -172,17 +199,20 @@ export class DocumentCache {
       return known.compiled;
     }
     const { tokens, nesting } = scan(text);
-    const compiled = compileUncached(text, tokens, nesting);
-    if (tokens <= this.maxTokens / 10) {
-      this.#entries.set(text, { compiled, tokens });
-      this.#tokens += tokens;
-      for (const [oldest, entry] of this.#entries) {
-        if (this.#entries.size <= this.maxEntries && this.#tokens <= this.maxTokens) break;
-        this.#entries.delete(oldest);
-        this.#tokens -= entry.tokens;
-      }
+    const made = compileUncached(text, tokens, nesting);
+    const bytes = entryBytes(text, tokens, made);
+    if (bytes > this.maxDocumentBytes) return made.compiled;
+    // Until a stack is read, V8 keeps each frame's function and receiver: for a validation error,
+    // the whole validation (tens of kilobytes).
+    for (const error of made.compiled.errors ?? []) void error.stack;
+    this.#entries.set(text, { compiled: made.compiled, bytes });
+    this.#bytes += bytes;
+    for (const [oldest, entry] of this.#entries) {
+      if (this.#bytes <= this.maxBytes) break;
+      this.#entries.delete(oldest);
+      this.#bytes -= entry.bytes;
     }
-    return compiled;
+    return made.compiled;
   }
 
   /** What is kept for one operation of a compiled document (`make` makes it on first ask); it goes when the document does. */

@@ -20,6 +20,7 @@ import {
 } from "graphql";
 import type { CompiledQuery } from "graphql-jit";
 import { documentError, GRAPHQL_LIMITS, type DocumentCache } from "./documents.js";
+import { MAX_CUSTOMER_CODES } from "../engine/limits.js";
 import { schema } from "./schema.js";
 import { REST_TWINS, type RootField } from "./twins.js";
 
@@ -161,10 +162,13 @@ function prepareFresh(
     const args = getArgumentValues(definition, node, coerced.coerced);
     const field = node.name.value as RootField;
     if (field === "customers" || field === "customerActivities") listItems += typeof args.limit === "number" ? Math.max(0, args.limit) : 20;
+    // Answered whole: as many as a customer may hold.
+    else if (field === "rewardCodes") listItems += MAX_CUSTOMER_CODES;
     rootFields.push({ field, alias: node.alias?.value ?? null, responseKey, args });
   }
   if (listItems > GRAPHQL_LIMITS.listItems) {
-    return { errors: [documentError(`An operation may ask for at most ${GRAPHQL_LIMITS.listItems} list items in all (the sum of its limits); this one asks for ${listItems}.`)] };
+    const summed = `the sum of its limits, ${MAX_CUSTOMER_CODES} for each rewardCodes`;
+    return { errors: [documentError(`An operation may ask for at most ${GRAPHQL_LIMITS.listItems} list items in all (${summed}); this one asks for ${listItems}.`)] };
   }
   return {
     prepared: {

@@ -6,7 +6,8 @@
  */
 import { validateHeaderName, validateHeaderValue } from "node:http";
 import { z } from "zod";
-import { TOO_DEEP, valueTooDeep } from "../http/json-depth.js";
+import { TOO_DEEP, valueShape } from "../http/json-depth.js";
+import { MAX_SCENARIO_VALUES, TOO_MANY_VALUES } from "./limits.js";
 
 /**
  * Hop-by-hop and framing headers: the server writes them from the response it sends, and one
@@ -45,9 +46,11 @@ const checkedFirst = <S extends z.ZodType>(check: Check, schema: S) =>
     return value;
   }, schema);
 
-const boundedDepth: Check = (value, ctx) => {
-  if (!valueTooDeep(value)) return true;
-  ctx.addIssue({ code: "custom", message: TOO_DEEP, input: value });
+/** At most MAX_JSON_DEPTH deep and MAX_SCENARIO_VALUES values, read in one walk that stops at the first broken. */
+const bounded: Check = (value, ctx) => {
+  const { values, tooDeep } = valueShape(value, MAX_SCENARIO_VALUES);
+  if (!tooDeep && values <= MAX_SCENARIO_VALUES) return true;
+  ctx.addIssue({ code: "custom", message: tooDeep ? TOO_DEEP : TOO_MANY_VALUES, input: value });
   return false;
 };
 
@@ -58,11 +61,11 @@ const noProtoKey: Check = (value, ctx) => {
   return false;
 };
 
-/** Any JSON value, at most MAX_JSON_DEPTH deep. */
-export const jsonValue = () => checkedFirst(boundedDepth, z.unknown());
+/** Any JSON value, at most MAX_JSON_DEPTH deep and of MAX_SCENARIO_VALUES values. */
+export const jsonValue = () => checkedFirst(bounded, z.unknown());
 
-/** An object to match partially, at most MAX_JSON_DEPTH deep and without `__proto__` keys. */
-export const matchObject = () => checkedFirst((value, ctx) => boundedDepth(value, ctx) && noProtoKey(value, ctx), z.record(z.string(), z.unknown()));
+/** An object to match partially, at most MAX_JSON_DEPTH deep and of MAX_SCENARIO_VALUES values, without `__proto__` keys. */
+export const matchObject = () => checkedFirst((value, ctx) => bounded(value, ctx) && noProtoKey(value, ctx), z.record(z.string(), z.unknown()));
 
 /** Names to exact string values, without a `__proto__` name. */
 export const stringRecord = () => checkedFirst(noProtoKey, z.record(z.string(), z.string()));

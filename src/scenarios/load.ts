@@ -8,8 +8,9 @@ import { extname } from "node:path";
 import { parse as parseYaml, Parser, type CST } from "yaml";
 import type { ZodError } from "zod";
 import type { FieldProblem } from "../engine/errors.js";
-import { MAX_JSON_DEPTH } from "../http/json-depth.js";
+import { jsonTextValues, MAX_JSON_DEPTH, valueShape } from "../http/json-depth.js";
 import { zodIssues } from "../zod-issues.js";
+import { MAX_SCENARIO_VALUES, textTooLarge, TOO_MANY_VALUES } from "./limits.js";
 import { scenarioSchema, type Scenario } from "./schema.js";
 
 export class ScenarioError extends Error {
@@ -28,17 +29,24 @@ export function scenarioIssues(error: ZodError): FieldProblem[] {
   return zodIssues(error.issues);
 }
 
-export function parseScenario(data: unknown, source: string): Scenario {
-  const result = scenarioSchema.safeParse(data);
-  if (!result.success) throw new ScenarioError(source, scenarioIssues(result.error));
-  return result.data;
-}
-
 /**
  * Deepest YAML document read: a scenario's own levels and a body's, with room to spare (a body too
  * deep within it is refused by the schema, which names the field).
  */
 const MAX_YAML_DEPTH = 2 * MAX_JSON_DEPTH;
+
+/** The issue of a scenario holding more than MAX_SCENARIO_VALUES JSON values. */
+const tooManyValues = (source: string) => new ScenarioError(source, [{ path: "(root)", message: TOO_MANY_VALUES }]);
+
+export function parseScenario(data: unknown, source: string): Scenario {
+  // Counted before the schema walks each body. A value too deep to count is left to the schema,
+  // which names the body.
+  const { values, tooDeep } = valueShape(data, MAX_SCENARIO_VALUES, MAX_YAML_DEPTH);
+  if (!tooDeep && values > MAX_SCENARIO_VALUES) throw tooManyValues(source);
+  const result = scenarioSchema.safeParse(data);
+  if (!result.success) throw new ScenarioError(source, scenarioIssues(result.error));
+  return result.data;
+}
 
 /**
  * Whether YAML text nests collections deeper than MAX_YAML_DEPTH. The yaml library builds values
@@ -65,6 +73,8 @@ export function parseScenarioText(text: string, format: "json" | "yaml", source:
   if (format === "yaml" && yamlTooDeep(text)) {
     throw new ScenarioError(source, [{ path: "(root)", message: `nests deeper than ${MAX_YAML_DEPTH} levels, the limit for YAML scenarios` }]);
   }
+  // Counted on the text, before JSON.parse makes the values.
+  if (format === "json" && jsonTextValues(text, MAX_SCENARIO_VALUES) > MAX_SCENARIO_VALUES) throw tooManyValues(source);
   let data: unknown;
   try {
     data = format === "yaml" ? parseYaml(text) : JSON.parse(text);
@@ -74,13 +84,17 @@ export function parseScenarioText(text: string, format: "json" | "yaml", source:
   return parseScenario(data, source);
 }
 
+/** A scenario file: the same limits as a scenario added through the control API. */
 export function loadScenarioFile(path: string): Scenario {
-  let text: string;
+  let bytes: Buffer;
   try {
-    text = readFileSync(path, "utf8");
+    bytes = readFileSync(path);
   } catch (error) {
     throw new ScenarioError(path, [{ path: "(file)", message: `cannot be read: ${(error as Error).message}` }]);
   }
   const ext = extname(path).toLowerCase();
-  return parseScenarioText(text, ext === ".yaml" || ext === ".yml" ? "yaml" : "json", path);
+  const format = ext === ".yaml" || ext === ".yml" ? "yaml" : "json";
+  const tooLarge = textTooLarge(bytes.length, format);
+  if (tooLarge !== undefined) throw new ScenarioError(path, [{ path: "(file)", message: tooLarge }]);
+  return parseScenarioText(bytes.toString("utf8"), format, path);
 }

@@ -12,6 +12,7 @@ import { GRAPHQL_PATH } from "../http/base.js";
 import { FixedWindow } from "../http/fixed-window.js";
 import type { Respond, Rule, Scenario } from "./schema.js";
 import { pathGlob, type PathGlob } from "./glob.js";
+import { scenarioBytes } from "./limits.js";
 import type { RuleSkip } from "../http/journal/notes.js";
 
 /** What a rule can match on, gathered once per request. */
@@ -48,6 +49,8 @@ interface Active {
   /** Owning shop id, or null for scenarios loaded at start (every shop). */
   owner: string | null;
   rules: RuleState[];
+  /** What the scenario holds (`scenarioBytes`); the start-up ones are counted once, for all shops. */
+  bytes: number;
 }
 
 /** One shop's scenarios: its own (newest first), then its copies of those loaded at start. */
@@ -119,21 +122,38 @@ const MAX_SKIPS = 64;
 export class ScenarioRegistry {
   /** Made on a shop's first use: a shop never seen has the start-up scenarios, counters at zero. */
   readonly #shops = new Map<string, ShopScenarios>();
+  readonly #initialBytes: number;
+  /** What the scenarios shops added hold, over all shops. */
+  #addedBytes = 0;
 
   constructor(
     private readonly initial: Scenario[],
     /** The clock of a shop, which times its rules' rate windows. */
     private readonly clockOf: (shopId: string) => Clock,
     private readonly seed: number,
-  ) {}
+  ) {
+    this.#initialBytes = initial.reduce((sum, s) => sum + scenarioBytes(s), 0);
+  }
+
+  /** What every scenario holds, in bytes (`scenarioBytes`): those loaded at start once, and each shop's own. */
+  get bytes(): number {
+    return this.#initialBytes + this.#addedBytes;
+  }
+
+  /** What the shop's own scenario of that name holds (0 without one): an add of that name frees it. */
+  bytesOf(name: string, owner: string): number {
+    return this.#shops.get(owner)?.active.find((a) => a.owner === owner && a.scenario.name === name)?.bytes ?? 0;
+  }
 
   /** Every shop back to the scenarios loaded at start, counters and random draws from the beginning. */
   reset(): void {
     this.#shops.clear();
+    this.#addedBytes = 0;
   }
 
   /** One shop back to the scenarios loaded at start (its own removed), counters and draws from the beginning. */
   resetShop(shopId: string): void {
+    if (this.#shops.has(shopId)) this.#removeWhere(shopId, () => true);
     this.#shops.delete(shopId);
   }
 
@@ -146,10 +166,11 @@ export class ScenarioRegistry {
     return found;
   }
 
-  #activate(scenario: Scenario, owner: string | null): Active {
+  #activate(scenario: Scenario, owner: string | null, bytes = 0): Active {
     return {
       scenario,
       owner,
+      bytes,
       rules: scenario.rules.map((rule, index) => ({
         rule,
         index,
@@ -160,10 +181,11 @@ export class ScenarioRegistry {
     };
   }
 
-  /** Adds a shop's scenario, replacing one of the same name. */
-  add(scenario: Scenario, owner: string): void {
+  /** Adds a shop's scenario, replacing one of the same name; `bytes`: what it holds, when already measured. */
+  add(scenario: Scenario, owner: string, bytes = scenarioBytes(scenario)): void {
     this.remove(scenario.name, owner);
-    this.#of(owner).active.unshift(this.#activate(scenario, owner));
+    this.#of(owner).active.unshift(this.#activate(scenario, owner, bytes));
+    this.#addedBytes += bytes;
   }
 
   /** Removes the shop's scenario of that name (the default shop also removes start-up ones, for itself). */
@@ -178,7 +200,11 @@ export class ScenarioRegistry {
   #removeWhere(shopId: string, removed: (active: Active) => boolean): number {
     const shop = this.#of(shopId);
     const before = shop.active.length;
-    shop.active = shop.active.filter((a) => !removed(a));
+    shop.active = shop.active.filter((a) => {
+      if (!removed(a)) return true;
+      if (a.owner !== null) this.#addedBytes -= a.bytes;
+      return false;
+    });
     return before - shop.active.length;
   }
 

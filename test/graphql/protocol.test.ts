@@ -187,11 +187,11 @@ describe("safety caps: refused before validation and execution (check 40)", () =
 
   it("at most 50 list fields of 1000 items each would be 50 000 items: more than 10 000 in all is refused", async () => {
     const res = await sim.gql(`{ ${Array.from({ length: 11 }, (_, i) => `c${i}: customers(limit: 1000) { items { id } }`).join(" ")} }`);
-    expectRequestError(res, 200, ["An operation may ask for at most 10000 list items in all (the sum of its limits); this one asks for 11000."]);
+    expectRequestError(res, 200, ["An operation may ask for at most 10000 list items in all (the sum of its limits, 1000 for each rewardCodes); this one asks for 11000."]);
     const negative = await sim.gql(`{ n: customers(limit: -100000) { items { id } } ${Array.from({ length: 11 }, (_, i) => `c${i}: customers(limit: 1000) { items { id } }`).join(" ")} }`);
-    expectRequestError(negative, 200, ["An operation may ask for at most 10000 list items in all (the sum of its limits); this one asks for 11000."]);
+    expectRequestError(negative, 200, ["An operation may ask for at most 10000 list items in all (the sum of its limits, 1000 for each rewardCodes); this one asks for 11000."]);
     const withVariables = await sim.gql("query ($n: Int) { a: customers(limit: $n) { items { id } } b: customers(limit: $n) { items { id } } }", { n: 6000 });
-    expectRequestError(withVariables, 200, ["An operation may ask for at most 10000 list items in all (the sum of its limits); this one asks for 12000."]);
+    expectRequestError(withVariables, 200, ["An operation may ask for at most 10000 list items in all (the sum of its limits, 1000 for each rewardCodes); this one asks for 12000."]);
   });
 
   it("more than 2000 fields, or fragments that expand to more, are refused at once", async () => {
@@ -224,9 +224,12 @@ describe("the document cache", () => {
     expect(cache.size).toBe(2);
   });
 
-  it("is bounded by entries and by tokens kept, least recently used out first; a large document is not kept", () => {
-    const cache = new DocumentCache(3, 200);
+  it("is bounded by the bytes it keeps, least recently used out first; a large document is not kept", () => {
     const q = (i: number) => `{ a${i}: shop { currency } }`;
+    const probe = new DocumentCache();
+    probe.compile(q(0));
+    // Room for three such documents, and for one of at most twice the size of each.
+    const cache = new DocumentCache(3 * probe.bytes, 2 * probe.bytes);
     const first = cache.compile(q(0));
     cache.compile(q(1));
     cache.compile(q(2));

@@ -75,6 +75,13 @@ export class Journal {
   #nextId = 1;
   /** Bumped by every change, so a reader can tell the journal changed without comparing it. */
   version = 0;
+  /**
+   * Per shop (null: requests that identified none), its entries kept and the newest one's id, so
+   * that the newest is known without reading the ring; and the shop of each slot's entry, taken
+   * off its shop's count when the ring overwrites it.
+   */
+  #shops = new Map<string | null, { count: number; newest: number }>();
+  #slotShops: (string | null)[] = [];
 
   constructor(readonly capacity: number) {
     this.#slots = new Slots(capacity);
@@ -94,6 +101,15 @@ export class Journal {
 
   /** A ring: the oldest entry is overwritten once the journal is full. */
   #keep(entry: JournalRecord): void {
+    if (this.#count === this.capacity) {
+      const pushedOut = this.#slotShops[this.#next]!;
+      const shop = this.#shops.get(pushedOut)!;
+      if (--shop.count === 0) this.#shops.delete(pushedOut);
+    }
+    this.#slotShops[this.#next] = entry.shopId;
+    const shop = this.#shops.get(entry.shopId);
+    if (shop === undefined) this.#shops.set(entry.shopId, { count: 1, newest: entry.id });
+    else [shop.count, shop.newest] = [shop.count + 1, entry.id];
     this.#slots.write(this.#next, entry);
     this.version++;
     this.#next = (this.#next + 1) % this.capacity;
@@ -102,6 +118,12 @@ export class Journal {
 
   get size(): number {
     return this.#count;
+  }
+
+  /** The id of the newest entry the shop sees (with `includeUnidentified`, those of requests that named no shop too), or 0. */
+  newestId(shopId: string, includeUnidentified = false): number {
+    const own = this.#shops.get(shopId)?.newest ?? 0;
+    return includeUnidentified ? Math.max(own, this.#shops.get(null)?.newest ?? 0) : own;
   }
 
   /** The entries `filter` selects, newest first: the first `limit` of them, and how many there are. */
@@ -176,6 +198,8 @@ export class Journal {
       }
     }
     this.#slots = new Slots(this.capacity);
+    this.#shops = new Map();
+    this.#slotShops = [];
     this.version++;
     this.#count = 0;
     this.#next = 0;
