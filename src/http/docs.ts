@@ -66,7 +66,8 @@ export function docsRouter(mount: Mount, document: (origin: string) => object) {
     .route(hidden("/doc/init.js"), (c) => c.body(INIT, 200, { "Content-Type": "text/javascript; charset=utf-8" }))
     .route(assetRoute, async (c) => {
       const file = c.req.valid("param").file;
-      const type = ASSETS[file];
+      // Own names only: `constructor` or `toString` is no asset.
+      const type = Object.hasOwn(ASSETS, file) ? ASSETS[file] : undefined;
       if (!type) return sendNoRoute(c);
       let data = cache.get(file);
       if (!data) cache.set(file, (data = await readFile(join(assetDir(), file))));
