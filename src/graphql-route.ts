@@ -25,7 +25,7 @@ import type { Gate } from "./http/gateway.js";
 import type { Mount } from "./http/mount.js";
 import { pathParams } from "./http/params.js";
 import { bodyText, requestHeader } from "./http/request-input.js";
-import { sendJsonText } from "./http/respond.js";
+import { sendJsonText, setHeader } from "./http/respond.js";
 
 type C = Context<AppEnv>;
 type GraphQLModule = typeof import("./graphql/index.js");
@@ -150,12 +150,15 @@ export function graphqlRouters(api: Mount, other: Mount, deps: GraphQLRouteDeps)
   const ready = (): MaybePromise<Runner> => runner ?? andThen(load(), (gql) => (runner ??= { gql, deps, cache: new gql.DocumentCache() }));
   const operations = (["post", "put", "patch", "delete"] as const).reduce((mounting, method) => mounting.route(route(method, GRAPHQL_PATH), (c) => answer(c, ready())), api());
   const pages = other()
+    // HEAD too (hono routes it here): it answers as GET does, without the body.
     .route(route("get", GRAPHQL_PATH), async (c) => {
       const gql = await load();
       const accept = requestHeader(c, "accept");
+      // The page or the 405, by Accept: caches must tell them apart.
+      setHeader(c, "Vary", "Accept");
       if (wantsGraphiQL(c.req.method, accept)) return file(c, gql.graphiqlPage());
       // Operations are not offered over GET: the 405 that says so, in GraphQL's shape.
-      return send(c, gql.readRequest({ method: "GET", accept }).response!);
+      return send(c, gql.readRequest({ method: c.req.method, accept }).response!);
     })
     .route(route("get", `${GRAPHQL_PATH}/init.js`), async (c) => {
       const { apiKey, apiSecret } = deps.engine.defaultShop().access;
