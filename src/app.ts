@@ -124,7 +124,7 @@ export function createApp(deps: AppDeps): BuiltApp {
     graphql: [graphqlRefusals, credentials(quotas), bodyLimit(() => maxBody)],
     // A scenario (rules, bodies to match) may be a few MiB.
     other: [bodyLimit((c) => (c.req.method === "POST" && c.req.path === simAddScenario.path ? SCENARIO_BODY_LIMIT : maxBody))],
-    recorder: new RequestRecorder(journal, deps.onRequest, (shopId) => quotas.windowEnd(shopId)),
+    recorder: new RequestRecorder(journal, deps.onRequest, (shopId) => quotas.windowEnd(shopId), maxBody),
     onError,
   });
   const toApi = createMount({ wrap: gateway.api, base: API_BASE });
