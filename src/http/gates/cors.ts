@@ -23,15 +23,15 @@ export function cors(options: CorsOptions): Gate {
   const allowMethods = options.allowMethods.join(",");
   const exposeHeaders = options.exposeHeaders.join(",");
   return (c) => {
-    // A preflight is covered as the request it asks for.
-    const method = c.req.method === "OPTIONS" ? (requestHeader(c, "access-control-request-method") ?? "OPTIONS") : c.req.method;
-    if (!options.covers(c.req.path, method)) return undefined;
     // A browser sends Origin with every cross-origin request, preflights included; a request
     // without one (a server-side client, a test) has no use for CORS headers.
     if (requestHeader(c, "origin") === undefined) return undefined;
+    // A preflight is covered as the request it asks for.
+    const asked = c.req.method === "OPTIONS" ? requestHeader(c, "access-control-request-method") : undefined;
+    if (!options.covers(c.req.path, asked ?? c.req.method)) return undefined;
     // Any origin may call a simulator; no cookies are involved, so "*" is enough.
     setHeader(c, "Access-Control-Allow-Origin", "*");
-    if (c.req.method === "OPTIONS" && requestHeader(c, "access-control-request-method") !== undefined) {
+    if (asked !== undefined) {
       return c.body(null, 204, {
         "Access-Control-Allow-Methods": allowMethods,
         "Access-Control-Allow-Headers": requestHeader(c, "access-control-request-headers") ?? allowHeaders,
