@@ -136,7 +136,10 @@ export function awaitingSmallBodies(listener: RequestListener, maxBytes = 64 * 1
 export function bodyWithin(c: C, maxBytes: number): MaybePromise<boolean> {
   const length = declaredLength(c);
   if (length === undefined) return readBodyWithin(c, maxBytes);
-  return Number.parseInt(length, 10) <= maxBytes || leaveUnread(c, overLimit(maxBytes));
+  if (Number.parseInt(length, 10) > maxBytes) return leaveUnread(c, overLimit(maxBytes));
+  // Taken: whatever reads it next (bodyText, or a library's reader) finds it coming.
+  askForBody(c);
+  return true;
 }
 
 const overLimit = (maxBytes: number) => `over the ${maxBytes}-byte limit`;

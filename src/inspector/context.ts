@@ -2,6 +2,7 @@
 import type { Context } from "hono";
 import type { AppEnv } from "../http/env.js";
 import { invalidInput, type RequestLocation } from "../http/errors.js";
+import { bodyText } from "../http/request-input.js";
 import { isHeaderValue } from "../http/respond.js";
 import { UI_PATH, type InspectorDeps } from "./paths.js";
 
@@ -75,7 +76,7 @@ export class Page {
 
   /** The form fields of a POST from a page (htmx sends them URL-encoded). */
   async form(): Promise<URLSearchParams> {
-    return new URLSearchParams(await this.c.req.text());
+    return new URLSearchParams(await bodyText(this.c));
   }
 }
 

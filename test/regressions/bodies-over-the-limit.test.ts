@@ -171,18 +171,35 @@ describe("issue 26, case 12: bodies over the limit", () => {
     c.destroy();
   });
 
-  it("Expect: 100-continue within the limit gets 100 Continue, then the answer, on a connection that stays open", async () => {
-    const before = (await (await fetch(`${sim.baseUrl}${award.slice("/rest_api/v1".length).replace("/stamps/award", "")}`, { headers: { "X-Api-Key": "sim_key", "X-Api-Secret": "sim_secret" } })).json()) as { data: { stampBalance: number } };
+  const WITHIN: [name: string, path: string, headers: string, type: string, body: string, status: number][] = [
+    ["REST", "(award)", AUTH, "application/json", '{"stamps":2}', 200],
+    ["POST /graphql", "/graphql", AUTH, "application/json", '{"query":"{ shop { currencySymbol } }"}', 200],
+    ["POST /__sim/scenarios", "/__sim/scenarios", "", "application/json", '{"name":"expect","rules":[{"match":{"operation":"getShop"},"respond":{"status":418}}]}', 201],
+    ["an inspector form", "/__sim/ui/clock", "", "application/x-www-form-urlencoded", "advanceSeconds=60", 200],
+  ];
+
+  it.each(WITHIN)("%s: Expect: 100-continue within the limit gets 100 Continue, then the answer, on a connection that stays open", async (name, path, headers, type, body, status) => {
     const c = await connection();
-    const body = '{"stamps":2}';
-    c.write(`POST ${award} HTTP/1.1\r\nHost: 127.0.0.1\r\n${AUTH}Content-Type: application/json\r\nExpect: 100-continue\r\nContent-Length: ${body.length}\r\n\r\n`);
+    c.write(`POST ${pathOf(path)} HTTP/1.1\r\nHost: 127.0.0.1\r\n${headers}Content-Type: ${type}\r\nExpect: 100-continue\r\nContent-Length: ${body.length}\r\n\r\n`);
     // An interim answer: a status line and an empty header block.
     expect((await c.response())?.status).toBe(100);
     c.write(body);
-    const answer = await c.response();
-    expect([answer?.status, (JSON.parse(answer!.body) as { data: { stampBalance: number } }).data.stampBalance]).toEqual([200, before.data.stampBalance + 2]);
+    expect((await c.response())?.status).toBe(status);
     c.write(HEALTH);
     expect((await c.response())?.status).toBe(200);
+    c.destroy();
+  });
+
+  it("the award sent after 100 Continue is made once", async () => {
+    const get = async () => ((await (await fetch(`${sim.url}${award.replace("/stamps/award", "")}`, { headers: { "X-Api-Key": "sim_key", "X-Api-Secret": "sim_secret" } })).json()) as { data: { stampBalance: number } }).data.stampBalance;
+    const before = await get();
+    const c = await connection();
+    const body = '{"stamps":2}';
+    c.write(`POST ${award} HTTP/1.1\r\nHost: 127.0.0.1\r\n${AUTH}Content-Type: application/json\r\nExpect: 100-continue\r\nContent-Length: ${body.length}\r\n\r\n`);
+    expect((await c.response())?.status).toBe(100);
+    c.write(body);
+    const answer = await c.response();
+    expect([answer?.status, (JSON.parse(answer!.body) as { data: { stampBalance: number } }).data.stampBalance, await get()]).toEqual([200, before + 2, before + 2]);
     c.destroy();
   });
 
