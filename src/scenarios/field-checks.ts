@@ -4,10 +4,9 @@
  * scenario is added (422 naming the field), never found out on every matching request.
  * @module
  */
-import { validateHeaderName } from "node:http";
+import { validateHeaderName, validateHeaderValue } from "node:http";
 import { z } from "zod";
 import { TOO_DEEP, valueTooDeep } from "../http/json-depth.js";
-import { isHeaderValue } from "../http/respond.js";
 
 /**
  * Hop-by-hop and framing headers: the server writes them from the response it sends, and one
@@ -83,6 +82,10 @@ export const responseHeaders = () =>
         refuse("is a hop-by-hop or framing header: the server sets it from the response it sends; remove it");
         continue;
       }
-      if (!isHeaderValue(value)) refuse("holds a character a header value cannot carry (a control character such as CR, LF or NUL, or one beyond U+00FF)");
+      try {
+        validateHeaderValue(name, value);
+      } catch {
+        refuse("holds a character a header value cannot carry (a control character such as CR, LF or NUL, or one beyond U+00FF)");
+      }
     }
   });

@@ -117,7 +117,7 @@ export class RequestRecorder {
     })();
   }
 
-  /** The text kept for a body left unread, in the journal's way of noting what it holds not. */
+  /** What the journal keeps for a body left unread: a note in parentheses, as for a body too large to keep. */
   #notRead(c: Context<AppEnv>, record: JournalRecord): string {
     record.requestType = "text/plain";
     return `(body not read: ${bodyNotRead(c)})`;
