@@ -17,7 +17,7 @@ import { inspectorRouter } from "./inspector/mount.js";
 import { simAddScenario } from "./control/control.routes.js";
 import { SCENARIO_TEXT_LIMIT } from "./scenarios/limits.js";
 import type { Engine } from "./engine/engine.js";
-import { API_BASE, isApiPath } from "./http/base.js";
+import { API_BASE, GRAPHQL_PATH, isApiPath } from "./http/base.js";
 import { docsRouter } from "./http/docs.js";
 import type { AppEnv } from "./http/env.js";
 import { answerError, sendNoRoute } from "./http/errors.js";
@@ -66,13 +66,24 @@ export interface AppDeps {
   limits?: Partial<Limits>;
 }
 
-/** Headers a browser app under test may send and read. */
+/** Headers a browser app under test may send and read, on the requests CORS covers. */
 const CORS = {
+  covers,
   allowHeaders: ["X-Api-Key", "X-Api-Secret", "Content-Type", "Prefer", "Idempotency-Key", "X-Request-Id"],
   allowMethods: ["GET", "POST", "PATCH", "PUT", "DELETE", "OPTIONS"],
   exposeHeaders: ["X-RateLimit-Limit", "X-RateLimit-Remaining", "Retry-After", "X-Request-Id", "Idempotency-Key"],
   maxAgeSeconds: 600,
 };
+
+/**
+ * What CORS covers: the loyalty API, GraphQL's operations, and the two documents (no secret in
+ * them; browser tools of other origins read them). Never the control API (see same-origin.ts), nor
+ * a page or its files (GraphiQL, /doc, the inspector), which no other site may read.
+ */
+function covers(path: string, method: string): boolean {
+  if (path === GRAPHQL_PATH) return method !== "GET" && method !== "HEAD";
+  return isApiPath(path) || path === "/openapi.json" || path === `${GRAPHQL_PATH}/schema.graphql`;
+}
 
 /** A router's routes as mounted under the API base (what `app.route(API_BASE, router)` adds). */
 type Mounted<R> = R extends (...args: never[]) => OpenAPIHono<AppEnv, infer S> ? MergeSchemaPath<S, typeof API_BASE> : never;
@@ -112,7 +123,7 @@ export function createApp(deps: AppDeps): BuiltApp {
     everyRequest: [
       requestId(),
       identifyShop(engine),
-      // Browsers may call the API and read the docs from any page, but never drive the control API.
+      // Browsers may call the API from any page, but never drive the control API nor read the pages.
       controlCallers({ loopbackHostsOnly: deps.loopbackHostsOnly ?? false }),
       ...(deps.cors === false ? [] : [cors(CORS)]),
     ],
@@ -128,7 +139,7 @@ export function createApp(deps: AppDeps): BuiltApp {
     graphql: [graphqlRefusals, credentials(quotas), bodyLimit(() => maxBody)],
     // A scenario (rules, bodies to match) may be a few MiB.
     other: [bodyLimit((c) => (c.req.method === "POST" && c.req.path === simAddScenario.path ? SCENARIO_TEXT_LIMIT : maxBody))],
-    recorder: new RequestRecorder(journal, deps.onRequest, (shopId) => quotas.windowEnd(shopId)),
+    recorder: new RequestRecorder(journal, deps.onRequest, (shopId) => quotas.windowEnd(shopId), maxBody),
     onError,
   });
   // The scenario gate reads Prefer on every API request: each operation documents it and what it forces.

@@ -25,7 +25,9 @@ import { findShopAgain } from "./http/gates/identify.js";
 import type { Mount } from "./http/mount.js";
 import { pathParams } from "./http/params.js";
 import { bodyText, requestHeader } from "./http/request-input.js";
-import { sendJsonText } from "./http/respond.js";
+import { isOwnLoopbackRequest } from "./http/gates/index.js";
+import { PAGE_FILE_HEADERS } from "./http/page-headers.js";
+import { sendJsonText, setHeader } from "./http/respond.js";
 
 type C = Context<AppEnv>;
 type GraphQLModule = typeof import("./graphql/index.js");
@@ -148,9 +150,14 @@ function run(c: C, r: Runner, prepared: PreparedOperation, media: MediaType, for
   });
 }
 
-/** A GraphiQL file, as `/doc` serves its own. */
-function file(c: C, found: GraphiQLFile): Response {
-  const headers: Record<string, string> = { "Content-Type": found.contentType, ...(found.cacheControl && { "Cache-Control": found.cacheControl }) };
+/** A GraphiQL file, as `/doc` serves its own (`page`: a file of the page, which no other site may read or embed). */
+function file(c: C, found: GraphiQLFile, page = true): Response {
+  const headers: Record<string, string> = {
+    "Content-Type": found.contentType,
+    ...(found.cacheControl && { "Cache-Control": found.cacheControl }),
+    ...(found.policy && { "Content-Security-Policy": found.policy }),
+    ...(page && PAGE_FILE_HEADERS),
+  };
   return c.body(typeof found.body === "string" ? found.body : new Uint8Array(found.body), 200, headers);
 }
 
@@ -163,18 +170,23 @@ export function graphqlRouters(api: Mount, other: Mount, deps: GraphQLRouteDeps)
   const ready = (): MaybePromise<Runner> => runner ?? andThen(load(), (gql) => (runner ??= { gql, deps, cache: new gql.DocumentCache() }));
   const operations = (["post", "put", "patch", "delete"] as const).reduce((mounting, method) => mounting.route(route(method, GRAPHQL_PATH), (c) => answer(c, ready())), api());
   const pages = other()
+    // HEAD too (hono routes it here): it answers as GET does, without the body.
     .route(route("get", GRAPHQL_PATH), async (c) => {
       const gql = await load();
       const accept = requestHeader(c, "accept");
-      if (wantsGraphiQL(c.req.method, accept)) return file(c, gql.graphiqlPage());
+      // The page or the 405, by Accept: caches must tell them apart.
+      setHeader(c, "Vary", "Accept");
+      if (wantsGraphiQL(c.req.method, accept)) {
+        // The headers only for this machine's own request for the page: never another site's or host's.
+        const credentials = isOwnLoopbackRequest(c) ? deps.engine.defaultShop().access : undefined;
+        return file(c, gql.graphiqlPage({ credentials, endpoint: GRAPHQL_PATH }));
+      }
       // Operations are not offered over GET: the 405 that says so, in GraphQL's shape.
-      return send(c, gql.readRequest({ method: "GET", accept }).response!);
+      return send(c, gql.readRequest({ method: c.req.method, accept }).response!);
     })
-    .route(route("get", `${GRAPHQL_PATH}/init.js`), async (c) => {
-      const { apiKey, apiSecret } = deps.engine.defaultShop().access;
-      return file(c, (await load()).graphiqlInit({ apiKey, apiSecret, endpoint: GRAPHQL_PATH }));
-    })
-    .route(route("get", `${GRAPHQL_PATH}/schema.graphql`), async (c) => file(c, (await load()).graphqlSchemaFile()))
+    .route(route("get", `${GRAPHQL_PATH}/init.js`), async (c) => file(c, (await load()).graphiqlInit()))
+    // A public document, like /openapi.json: tools of other origins may read it.
+    .route(route("get", `${GRAPHQL_PATH}/schema.graphql`), async (c) => file(c, (await load()).graphqlSchemaFile(), false))
     .route(route("get", `${GRAPHQL_PATH}/assets/{file}`, { params: pathParams({ file: {} }) }), async (c) => {
       const found = await (await load()).graphiqlAsset(c.req.param("file") ?? "");
       return found ? file(c, found) : sendNoRoute(c);

@@ -81,7 +81,9 @@ export function readRequest(request: GraphQLHttpRequest): { response: GraphQLHtt
   const accepted = negotiate(request.accept);
   const media = accepted ?? JSON_MEDIA;
   if (request.method !== "POST") {
-    return refuse(405, media, "GraphQL operations are sent with POST (GET /graphql serves GraphiQL to a browser).", { Allow: "GET, POST" });
+    // GET serves GraphiQL only (to a browser, by Accept): a GET or HEAD refused here is told POST alone.
+    const allow = request.method === "GET" || request.method === "HEAD" ? "POST" : "GET, POST";
+    return refuse(405, media, "GraphQL operations are sent with POST (GET /graphql serves GraphiQL to a browser).", { Allow: allow });
   }
   if (accepted === undefined) return refuse(406, media, `Accept must allow ${GRAPHQL_RESPONSE} or ${JSON_MEDIA}.`);
   const type = request.contentType?.split(";")[0]?.trim().toLowerCase();

@@ -43,8 +43,8 @@ export function refusalResponse(status: number, accept: string | undefined, code
   return { status, headers: { "Content-Type": `${media}; charset=utf-8` }, body: JSON.stringify({ errors: [{ message: code, extensions }] }), graphql: null };
 }
 
-/** Whether a request is a browser's asking for GraphiQL: a GET that accepts HTML. */
+/** Whether a request is a browser's asking for GraphiQL: a GET (or its HEAD) that accepts HTML. */
 export function wantsGraphiQL(method: string, accept: string | undefined): boolean {
-  return method === "GET" && accept !== undefined && /(^|,)\s*text\/html\s*(;|,|$)/i.test(accept);
+  return (method === "GET" || method === "HEAD") && accept !== undefined && /(^|,)\s*text\/html\s*(;|,|$)/i.test(accept);
 }
 

@@ -9,6 +9,7 @@ import { dirname, join } from "node:path";
 import { createRoute } from "@hono/zod-openapi";
 import { sendNoRoute } from "./errors.js";
 import type { Mount } from "./mount.js";
+import { FRAME_OWN, PAGE_FILE_HEADERS } from "./page-headers.js";
 import { pathParams } from "./params.js";
 
 const ASSETS: Record<string, string> = {
@@ -62,14 +63,15 @@ export function docsRouter(mount: Mount, document: (origin: string) => object) {
   const cache = new Map<string, Buffer>();
   return mount()
     .route(hidden("/openapi.json"), (c) => c.json(document(new URL(c.req.url).origin)))
-    .route(hidden("/doc"), (c) => c.html(PAGE))
-    .route(hidden("/doc/init.js"), (c) => c.body(INIT, 200, { "Content-Type": "text/javascript; charset=utf-8" }))
+    .route(hidden("/doc"), (c) => c.html(PAGE, 200, { ...PAGE_FILE_HEADERS, "Content-Security-Policy": FRAME_OWN }))
+    .route(hidden("/doc/init.js"), (c) => c.body(INIT, 200, { "Content-Type": "text/javascript; charset=utf-8", ...PAGE_FILE_HEADERS }))
     .route(assetRoute, async (c) => {
       const file = c.req.valid("param").file;
-      const type = ASSETS[file];
+      // Own names only: `constructor` or `toString` is no asset.
+      const type = Object.hasOwn(ASSETS, file) ? ASSETS[file] : undefined;
       if (!type) return sendNoRoute(c);
       let data = cache.get(file);
       if (!data) cache.set(file, (data = await readFile(join(assetDir(), file))));
-      return c.body(new Uint8Array(data), 200, { "Content-Type": type, "Cache-Control": "public, max-age=3600" });
+      return c.body(new Uint8Array(data), 200, { "Content-Type": type, "Cache-Control": "public, max-age=3600", ...PAGE_FILE_HEADERS });
     }).router;
 }

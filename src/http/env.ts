@@ -1,5 +1,5 @@
 /** @module The values every request carries through the app, and their types. */
-import type { IncomingMessage } from "node:http";
+import type { IncomingMessage, ServerResponse } from "node:http";
 import type { Context } from "hono";
 import type { Clock } from "../engine/clock.js";
 import type { ShopEngine } from "../engine/shop-engine.js";
@@ -22,6 +22,8 @@ export interface AppEnv {
   /** What the caller hands over with the request: the Node server its `incoming`, an in-process caller its `signal`. */
   Bindings: {
     incoming?: IncomingMessage;
+    /** Under the Node server, where the response goes (for `100 Continue` and `Connection: close`). */
+    outgoing?: ServerResponse;
     /** The caller's own AbortSignal (undici links the Request's copy to it only through a WeakRef). */
     signal?: AbortSignal;
   };

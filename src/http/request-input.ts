@@ -41,9 +41,38 @@ export function declaredLength(c: C): string | undefined {
 
 type NodeIncoming = Pick<IncomingMessage, "readableLength" | "readableDidRead" | "read" | "resume">;
 
-/** Where the body's text is kept once known (hono's own cache holds promises). */
+/** Where the body's text is kept once known (hono's own cache holds promises), or why it was left unread. */
 const TEXT = Symbol("bodyText");
-type BodyCache = { text?: Promise<string>; [TEXT]?: string };
+const NOT_READ = Symbol("bodyNotRead");
+type BodyCache = { text?: Promise<string>; [TEXT]?: string; [NOT_READ]?: string };
+
+/** Requests whose client sent `Expect: 100-continue` and waits to be asked for the body (see node-server.ts). */
+const awaitingContinue = new WeakSet<IncomingMessage>();
+
+/** `listener` for Node's `checkContinue` event: the request is answered as any other, its body asked for only when read. */
+export function askingForBodies(listener: RequestListener): RequestListener {
+  return (incoming, outgoing) => {
+    awaitingContinue.add(incoming);
+    listener(incoming, outgoing);
+  };
+}
+
+/** Asks a client that waits with `Expect: 100-continue` for the body, which is about to be read. */
+function askForBody(c: C): void {
+  const incoming = c.env?.incoming;
+  if (incoming !== undefined && awaitingContinue.delete(incoming)) c.env!.outgoing?.writeContinue();
+}
+
+/**
+ * Leaves the rest of the body unread (`why`, for the journal). Under the Node server the answer
+ * then closes the connection: the unread bytes cannot be told from a next request.
+ */
+function leaveUnread(c: C, why: string): false {
+  (c.req.bodyCache as BodyCache)[NOT_READ] = why;
+  const outgoing = c.env?.outgoing;
+  if (outgoing !== undefined && !outgoing.headersSent) outgoing.setHeader("Connection", "close");
+  return false;
+}
 
 /** Keeps the body's text where `bodyText` and hono's `c.req.text()` / `c.req.json()` find it. */
 function keep(cache: BodyCache, text: string): string {
@@ -63,6 +92,7 @@ export function bodyText(c: C): MaybePromise<string> {
   if (cache.text !== undefined) return cache.text;
   const incoming = c.env?.incoming;
   const declared = declaredLength(c);
+  askForBody(c);
   let read: Promise<string>;
   if (incoming === undefined || declared === undefined) {
     read = c.req.raw.text();
@@ -97,16 +127,47 @@ export function awaitingSmallBodies(listener: RequestListener, maxBytes = 64 * 1
 }
 
 /**
- * Whether the body is within `maxBytes`. A declared Content-Length answers from the header alone;
- * a body of unknown length (chunked, or an in-process request's) is read from its stream up to the
- * limit and kept for `bodyText`. Either way the rest of a body over the limit is never buffered.
+ * Whether the body is within `maxBytes`. A declared Content-Length answers from the header alone
+ * (a client waiting with `Expect: 100-continue` is asked for a body within it, and never sends one
+ * over it); a body of unknown length (chunked, or an in-process request's) is read from its stream
+ * up to the limit and kept for `bodyText`. Either way the rest of a body over the limit is never
+ * read, and the connection closes after the answer.
  */
 export function bodyWithin(c: C, maxBytes: number): MaybePromise<boolean> {
   const length = declaredLength(c);
-  return length !== undefined ? Number.parseInt(length, 10) <= maxBytes : readBodyWithin(c, maxBytes);
+  if (length === undefined) return readBodyWithin(c, maxBytes);
+  if (Number.parseInt(length, 10) > maxBytes) return leaveUnread(c, overLimit(maxBytes));
+  // Taken: whatever reads it next (bodyText, or a library's reader) finds it coming.
+  askForBody(c);
+  return true;
+}
+
+const overLimit = (maxBytes: number) => `over the ${maxBytes}-byte limit`;
+
+/**
+ * The body as the journal keeps it, read no further than `maxBytes` (whatever answered the
+ * request), or undefined when it is left unread: `bodyNotRead` says why.
+ */
+export function bodyToKeep(c: C, maxBytes: number): MaybePromise<string | undefined> {
+  const cache = c.req.bodyCache as BodyCache;
+  if (cache[NOT_READ] !== undefined) return undefined;
+  if (cache[TEXT] !== undefined || cache.text !== undefined) return bodyText(c);
+  const incoming = c.env?.incoming;
+  // Answered without asking for it: the client will not send it.
+  if (incoming !== undefined && awaitingContinue.has(incoming)) {
+    leaveUnread(c, "answered before the client sent it (Expect: 100-continue)");
+    return undefined;
+  }
+  return andThen(bodyWithin(c, maxBytes), (within) => (within ? bodyText(c) : undefined));
+}
+
+/** Why the body was left unread, if it was. */
+export function bodyNotRead(c: C): string | undefined {
+  return (c.req.bodyCache as BodyCache)[NOT_READ];
 }
 
 async function readBodyWithin(c: C, maxBytes: number): Promise<boolean> {
+  askForBody(c);
   const stream = c.req.raw.body;
   const chunks: Uint8Array[] = [];
   if (stream) {
@@ -119,7 +180,7 @@ async function readBodyWithin(c: C, maxBytes: number): Promise<boolean> {
       size += value.byteLength;
       if (size > maxBytes) {
         await reader.cancel();
-        return false;
+        return leaveUnread(c, overLimit(maxBytes));
       }
       chunks.push(value);
     }

@@ -4,6 +4,7 @@
  * text is kept on the context, so the journal records what was sent without cloning the stream.
  * @module
  */
+import { validateHeaderValue } from "node:http";
 import type { Context } from "hono";
 import type { StatusCode } from "hono/utils/http-status";
 import type { AppEnv, Outgoing } from "./env.js";
@@ -12,6 +13,16 @@ function outgoing(c: Context<AppEnv>): Outgoing {
   let out = c.get("out");
   if (!out) c.set("out", (out = { headers: {} }));
   return out;
+}
+
+/** Whether an HTTP header can carry `value` (Node's rule: no control character but tab, nothing beyond U+00FF). */
+export function isHeaderValue(value: string): boolean {
+  try {
+    validateHeaderValue("x", value);
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 /** Adds a header to the response this request will get, whichever code writes it. */

@@ -1,6 +1,9 @@
 /** @module What every inspector page works with: the shop it shows, its links, and the control API in process. */
 import type { Context } from "hono";
 import type { AppEnv } from "../http/env.js";
+import { invalidInput, type RequestLocation } from "../http/errors.js";
+import { bodyText } from "../http/request-input.js";
+import { isHeaderValue } from "../http/respond.js";
 import { UI_PATH, type InspectorDeps } from "./paths.js";
 
 export interface Answer<T> {
@@ -17,7 +20,7 @@ export class Page {
     private readonly deps: InspectorDeps,
   ) {
     const shop = c.req.query("shop");
-    this.shop = shop === undefined || shop === "" ? undefined : shop;
+    this.shop = shop === undefined || shop === "" ? undefined : namedShop(shop, "query", "shop");
   }
 
   /** A link to an inspector page (`path` below /__sim/ui) with `params` and the shop. */
@@ -73,8 +76,17 @@ export class Page {
 
   /** The form fields of a POST from a page (htmx sends them URL-encoded). */
   async form(): Promise<URLSearchParams> {
-    return new URLSearchParams(await this.c.req.text());
+    return new URLSearchParams(await bodyText(this.c));
   }
+}
+
+/**
+ * `value`, a shop's id or API key from the request (`where`, as `name`), which the page's control
+ * calls send as X-Api-Key: one no header can carry names no shop, and is refused with 422 here.
+ */
+export function namedShop(value: string, where: RequestLocation, name: string): string {
+  if (!isHeaderValue(value)) throw invalidInput(where, name, "names no shop of this simulator by id or API key (see GET /__sim/shops): it holds a character no HTTP header can carry");
+  return value;
 }
 
 /** The control API's error envelope. */

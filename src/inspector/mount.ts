@@ -14,6 +14,7 @@ import type { Context } from "hono";
 import type { AppEnv } from "../http/env.js";
 import { sendNoRoute } from "../http/errors.js";
 import type { Mount } from "../http/mount.js";
+import { PAGE_FILE_HEADERS } from "../http/page-headers.js";
 import { pathParams } from "../http/params.js";
 
 export { CSP, UI_PATH, type InspectorDeps } from "./paths.js";
@@ -58,7 +59,7 @@ export function inspectorRouter(mount: Mount, deps: InspectorDeps) {
     }
     const res = await handle(c);
     res.headers.set("Content-Security-Policy", CSP);
-    res.headers.set("X-Content-Type-Options", "nosniff");
+    for (const [name, value] of Object.entries(PAGE_FILE_HEADERS)) res.headers.set(name, value);
     return res;
   };
   const asset = async (c: Context<AppEnv>, file: string) => {
@@ -66,7 +67,7 @@ export function inspectorRouter(mount: Mount, deps: InspectorDeps) {
     if (!found) return sendNoRoute(c);
     let data = cache.get(file);
     if (!data) cache.set(file, (data = await readFile(found.path())));
-    return c.body(new Uint8Array(data), 200, { "Content-Type": found.type, "Cache-Control": "no-cache", "X-Content-Type-Options": "nosniff" });
+    return c.body(new Uint8Array(data), 200, { "Content-Type": found.type, "Cache-Control": "no-cache", ...PAGE_FILE_HEADERS });
   };
   let mounting = mount();
   for (const [path, names] of PAGE_PATHS) mounting = mounting.route(route("get", path, names), page).route(route("post", path, names), page);

@@ -1,6 +1,6 @@
 /** @module Page 6, Shops: each shop with its counts, create one, switch to one (`?shop=` in the URL), reset one or all. */
 import type { ShopInfo } from "../control/control.schemas.js";
-import { isError, type ErrorBody, type Page } from "./context.js";
+import { isError, namedShop, type ErrorBody, type Page } from "./context.js";
 import { Layout, Problem } from "./layout.js";
 
 type Failure = { status: number; error: ErrorBody["error"] };
@@ -79,7 +79,7 @@ export async function createShop(page: Page) {
 
 /** Resets one shop (by API key), or every shop when `apiKey` is undefined. */
 export async function resetShops(page: Page, apiKey: string | undefined) {
-  const reset = await page.send<unknown>("POST", "/__sim/reset", undefined, undefined, apiKey ?? null);
+  const reset = await page.send<unknown>("POST", "/__sim/reset", undefined, undefined, apiKey === undefined ? null : namedShop(apiKey, "path", "id"));
   if (isError(reset.body)) return render(page, { status: reset.status, error: reset.body.error });
   return render(page, undefined, apiKey === undefined ? "Every shop is reset" : `The shop of API key ${apiKey} is reset`);
 }

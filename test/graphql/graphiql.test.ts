@@ -26,14 +26,27 @@ describe("GraphiQL's page and files", () => {
     expect(refs(html).sort()).toEqual(["/graphql/assets/favicon.ico", "/graphql/assets/graphiql.css", "/graphql/assets/graphiql.js", "/graphql/init.js"]);
   });
 
-  it("init.js points GraphiQL at the endpoint with both API headers, and Monaco at local workers", () => {
-    const init = String(graphiqlInit(CREDENTIALS).body);
-    expect(graphiqlInit(CREDENTIALS).contentType).toBe("text/javascript; charset=utf-8");
-    expect(init).toContain('"endpoint":"/graphql"');
-    expect(init).toContain(JSON.stringify(JSON.stringify({ "X-Api-Key": "sim_key", "X-Api-Secret": "sim_secret" }, null, 2)));
-    expect(init).toContain('"/graphql/assets/" + (workers[label] || workers.editorWorkerService)');
-    expect(init).not.toMatch(/https?:\/\//i);
-    expect(String(graphiqlInit({ ...CREDENTIALS, endpoint: "/other" }).body)).toContain('"endpoint":"/other"');
+  it("carries the endpoint and, when given, both API headers as data of GraphiQL's element; never stored", () => {
+    const prefilled = graphiqlPage({ credentials: CREDENTIALS });
+    expect(String(prefilled.body)).toContain('<div id="root" data-endpoint="/graphql" data-headers="{&quot;X-Api-Key&quot;:&quot;sim_key&quot;,&quot;X-Api-Secret&quot;:&quot;sim_secret&quot;}"></div>');
+    expect(String(graphiqlPage().body)).toContain('<div id="root" data-endpoint="/graphql" data-headers=""></div>');
+    expect(String(graphiqlPage({ endpoint: "/other" }).body)).toContain('data-endpoint="/other"');
+    // Attribute text: a quote or a tag in a key cannot end the attribute.
+    expect(String(graphiqlPage({ credentials: { apiKey: `"><script>`, apiSecret: "a&b'" } }).body)).toContain(
+      'data-headers="{&quot;X-Api-Key&quot;:&quot;\\&quot;&gt;&lt;script&gt;&quot;,&quot;X-Api-Secret&quot;:&quot;a&amp;b&#39;&quot;}"',
+    );
+    expect([prefilled.cacheControl, prefilled.policy]).toEqual(["no-store", "script-src 'self'; worker-src 'self'; frame-ancestors 'self'"]);
+  });
+
+  it("init.js, the same for every page, renders GraphiQL with the page's data and points Monaco at local workers", () => {
+    const init = graphiqlInit();
+    expect(init.contentType).toBe("text/javascript; charset=utf-8");
+    const text = String(init.body);
+    expect(text).toContain('root.getAttribute("data-headers")');
+    expect(text).toContain('endpoint: root.getAttribute("data-endpoint") || "/graphql"');
+    expect(text).toContain('"/graphql/assets/" + (workers[label] || workers.editorWorkerService)');
+    expect(text).not.toMatch(/https?:\/\//i);
+    expect(text).not.toContain("sim_key");
   });
 
   it.each([

@@ -80,11 +80,11 @@ describe("media types and statuses (checks 16, 37)", () => {
     expect([grj.status, grj.body]).toStrictEqual([400, { errors: expected }]);
   });
 
-  it("GET (without text/html, which GraphiQL answers) and other methods are 405 with Allow: GET, POST (check 36)", async () => {
-    for (const method of ["GET", "PUT", "DELETE", "PATCH"]) {
+  it("GET and HEAD (without text/html, which GraphiQL answers) are 405 with Allow: POST (check 36), other methods with Allow: GET, POST", async () => {
+    for (const [method, allow] of [["GET", "POST"], ["HEAD", "POST"], ["PUT", "GET, POST"], ["DELETE", "GET, POST"], ["PATCH", "GET, POST"]]) {
       const res = await sim.gql("{ shop { currency } }", undefined, { method, accept: "application/json" });
       expectRequestError(res, 405, ["GraphQL operations are sent with POST (GET /graphql serves GraphiQL to a browser)."]);
-      expect(res.headers.Allow).toBe("GET, POST");
+      expect([method, res.headers.Allow]).toEqual([method, allow]);
     }
   });
 
@@ -300,6 +300,8 @@ describe("helpers for the gateway", () => {
     ["GET", "application/json", false],
     ["GET", "text/htmlx", false],
     ["GET", undefined, false],
+    ["HEAD", "text/html", true],
+    ["HEAD", "application/json", false],
     ["POST", "text/html", false],
   ])("%s with Accept %s wants GraphiQL: %s", (method, accept, expected) => {
     expect(wantsGraphiQL(method, accept)).toBe(expected);

@@ -1,4 +1,7 @@
-/** @module The body limit: 413 PAYLOAD_TOO_LARGE over the limit, the body never buffered past it. */
+/**
+ * @module The body limit: 413 PAYLOAD_TOO_LARGE over the limit, judged from a declared length
+ * before a byte is read, the body never read past it, the connection closed after the answer.
+ */
 import type { Context } from "hono";
 import type { AppEnv } from "../env.js";
 import { sendError } from "../errors.js";

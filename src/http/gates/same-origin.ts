@@ -9,14 +9,32 @@ import { sendControlError } from "../errors.js";
 import type { Gate } from "../gateway.js";
 import { requestHeader } from "../request-input.js";
 
-/** Whether `address` (what the server binds) is a loopback address. */
+/** Whether `address` (what the server binds, or a peer's address) is a loopback address. */
 export function isLoopbackAddress(address: string): boolean {
-  return address === "localhost" || address === "::1" || address === "::ffff:127.0.0.1" || /^127\.\d+\.\d+\.\d+$/.test(address);
+  return address === "localhost" || address === "::1" || /^(::ffff:)?127\.\d+\.\d+\.\d+$/.test(address);
 }
 
 /** Host names that always mean this machine: a web page's own DNS name can never be one of them. */
-function isLoopbackName(hostname: string): boolean {
+export function isLoopbackName(hostname: string): boolean {
   return hostname === "localhost" || hostname === "[::1]" || /^127\.\d+\.\d+\.\d+$/.test(hostname);
+}
+
+/**
+ * Whether the request is this machine's browser (or program) asking for a page of the simulator
+ * itself, as a navigation or from its own pages: a loopback `Host` (not a DNS name pointed at
+ * 127.0.0.1), a loopback peer, `Sec-Fetch-Site` absent, `none` or `same-origin`, and `Origin`
+ * absent or its own. An in-process request has no peer: it comes from the program that runs
+ * the simulator, and the rest is checked as for any other.
+ */
+export function isOwnLoopbackRequest(c: Parameters<Gate>[0]): boolean {
+  const own = new URL(c.req.url);
+  if (!isLoopbackName(own.hostname)) return false;
+  const peer = c.env?.incoming?.socket.remoteAddress;
+  if (c.env?.incoming !== undefined && (peer === undefined || !isLoopbackAddress(peer))) return false;
+  const site = requestHeader(c, "sec-fetch-site");
+  if (site !== undefined && site !== "none" && site !== "same-origin") return false;
+  const origin = requestHeader(c, "origin");
+  return origin === undefined || hostOf(origin) === own.host;
 }
 
 /**

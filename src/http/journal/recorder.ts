@@ -6,7 +6,8 @@
 import type { Context } from "hono";
 import type { AppEnv } from "../env.js";
 import { customerIdOf, type MountedRoute } from "../operation.js";
-import { bodyText, rawRequestHeaders, requestHeader } from "../request-input.js";
+import { andThen } from "../maybe-promise.js";
+import { bodyNotRead, bodyToKeep, rawRequestHeaders, requestHeader } from "../request-input.js";
 import { gatheredHeader, gatheredHeaders, sentJsonText } from "../respond.js";
 import { packFetchHeaders, packHeaderList, packHeaderRecord } from "./headers.js";
 import type { Journal } from "./journal.js";
@@ -38,6 +39,8 @@ export class RequestRecorder {
     private readonly onRequest?: (line: RequestLogLine) => void,
     /** When the shop's current quota window ends (ms), if it has one. */
     private readonly quotaEnd?: (shopId: string) => number | undefined,
+    /** The body limit: a body over it is journaled unread, whatever refused the request. */
+    private readonly maxBodyBytes = Number.POSITIVE_INFINITY,
   ) {}
 
   /** Names the request's operation (`c.get("operation")`; none for a path no route has) and notes its arrival. */
@@ -102,7 +105,7 @@ export class RequestRecorder {
     // Responses written by the app leave their text behind (see http/respond.ts); only one made
     // elsewhere has to be cloned and read. A request body is read again from where the JSON check
     // or the validator left it, without waiting when it came with the request.
-    const requestText = record.method !== "GET" && record.method !== "HEAD" ? bodyText(c) : "";
+    const requestText = record.method !== "GET" && record.method !== "HEAD" ? andThen(bodyToKeep(c, this.maxBodyBytes), (text) => text ?? this.#notRead(c, record)) : "";
     if (typeof requestText === "string" && sentText !== undefined) {
       record.requestText = requestText;
       return this.journal.add(record);
@@ -112,5 +115,11 @@ export class RequestRecorder {
       if (sentText === undefined) record.responseText = await c.res.clone().text();
       this.journal.add(record);
     })();
+  }
+
+  /** What the journal keeps for a body left unread: a note in parentheses, as for a body too large to keep. */
+  #notRead(c: Context<AppEnv>, record: JournalRecord): string {
+    record.requestType = "text/plain";
+    return `(body not read: ${bodyNotRead(c)})`;
   }
 }
