@@ -7,6 +7,7 @@ import type { CodeRecord, CustomerRecord, RewardRecord } from "../store/types.js
 import { findTier, requireChangeable, requireReward, type EngineContext, type ProgramId } from "./context.js";
 import { DomainError, invalidField } from "./errors.js";
 import { applyStampChange, requireCustomer } from "./ledger.js";
+import { MAX_STAMPS, requireStampAmount } from "./limits.js";
 import { randomCodeSuffix } from "./random.js";
 import { codeView, isListed, rewardView, type Reward, type RewardCode } from "./views.js";
 
@@ -53,7 +54,7 @@ function costOf(reward: RewardRecord, variableAmount: number | undefined): numbe
     throw invalidField("variable_amount", `is required: reward ${reward.id} is a variable-amount reward`);
   }
   const min = reward.minAmount ?? 1;
-  const max = reward.maxAmount ?? Number.MAX_SAFE_INTEGER;
+  const max = reward.maxAmount ?? MAX_STAMPS;
   if (variableAmount < min || variableAmount > max) {
     throw invalidField("variable_amount", `must be between ${min} and ${max} for reward ${reward.id}`);
   }
@@ -61,6 +62,7 @@ function costOf(reward: RewardRecord, variableAmount: number | undefined): numbe
 }
 
 export function redeemReward(ctx: EngineContext, id: string, rewardId: number, variableAmount?: number): RedemptionResult {
+  if (variableAmount !== undefined) requireStampAmount("variable_amount", variableAmount);
   const customer = requireCustomer(ctx, id);
   const reward = requireReward(ctx, rewardId);
   requireChangeable(customer);
@@ -90,6 +92,7 @@ export function redeemReward(ctx: EngineContext, id: string, rewardId: number, v
 }
 
 export function grantReward(ctx: EngineContext, id: string, rewardId: number, variableAmount?: number): RedemptionResult {
+  if (variableAmount !== undefined) requireStampAmount("variable_amount", variableAmount);
   const customer = requireCustomer(ctx, id);
   const reward = requireReward(ctx, rewardId);
   requireChangeable(customer);

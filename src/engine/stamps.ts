@@ -7,6 +7,7 @@ import { DAY_MS, isoTimestamp } from "./clock.js";
 import { findTier, requireChangeable, requireEarnRule, type EngineContext } from "./context.js";
 import { DomainError, type EarnPeriod } from "./errors.js";
 import { applyStampChange, requireCustomer } from "./ledger.js";
+import { requireStampAmount } from "./limits.js";
 import { paginate, type Page, type PageQuery } from "./pagination.js";
 import { activityView, type Activity } from "./views.js";
 
@@ -25,6 +26,7 @@ export interface ManualStamps {
 export const DEFAULT_INTERNAL_COMMENT = "API adjustment";
 
 function manualChange(ctx: EngineContext, id: string, kind: "award" | "adjust", input: ManualStamps): StampResult {
+  requireStampAmount("stamps", input.stamps);
   const customer = requireCustomer(ctx, id);
   requireChangeable(customer);
   applyStampChange(ctx, customer, {

@@ -20,6 +20,7 @@ import { readFileSync } from "node:fs";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import type { ErrorCode } from "../../src/engine/errors.js";
+import { MAX_STAMPS } from "../../src/engine/limits.js";
 import { ERROR_CATALOG } from "../../src/http/errors.js";
 import type { CustomerRecord } from "../../src/store/types.js";
 import { assertMatchesContract } from "../support/openapi-check.js";
@@ -383,12 +384,13 @@ function cursorCheck(ctx: Ctx, names: (id: string) => boolean): Expectation {
 
 function variableCost(reward: { exchangeType: string; minAmount?: number; maxAmount?: number }, amount: unknown): Expectation | undefined {
   if (amount === undefined) return invalid("body:variable_amount");
-  if ((amount as number) < (reward.minAmount ?? 1) || (amount as number) > (reward.maxAmount ?? MAX)) return invalid("body:variable_amount");
+  if ((amount as number) < (reward.minAmount ?? 1) || (amount as number) > (reward.maxAmount ?? MAX_STAMPS)) return invalid("body:variable_amount");
   return undefined;
 }
 
 const comments = [textField("comment"), textField("internal_comment")];
-const rewardFields = [intField("reward_product_id", [99, 111], { required: true }), intField("variable_amount", [1, 110], { min: 1 })];
+// The engine refuses a stamp count no balance could hold (MAX_STAMPS) before it looks anything up.
+const rewardFields = [intField("reward_product_id", [99, 111], { required: true }), intField("variable_amount", [1, 110], { min: 1, max: MAX_STAMPS })];
 const PAGE: QueryKey[] = ["limit", "after", "before", "hasCount"];
 
 const ops: Op[] = [
@@ -458,10 +460,10 @@ const ops: Op[] = [
     method: "POST",
     path: "/customers/{id}/stamps/award",
     ids: ["customer"],
-    body: [intField("stamps", [1, 100], { min: 1, required: true }), ...comments],
+    body: [intField("stamps", [1, 100], { min: 1, max: MAX_STAMPS, required: true }), ...comments],
     model: withCustomer((ctx, c) => {
       if (refused(c)) return is("ACTIVITY_NOT_AWARDED");
-      return c.balance + (ctx.body.stamps as number) > MAX ? invalid("body:stamps") : is("OK");
+      return c.balance + (ctx.body.stamps as number) > MAX_STAMPS ? invalid("body:stamps") : is("OK");
     }),
     after: balanceMoved((ctx) => ctx.body.stamps as number),
   },
@@ -470,11 +472,11 @@ const ops: Op[] = [
     method: "POST",
     path: "/customers/{id}/stamps/adjust",
     ids: ["customer"],
-    body: [intField("stamps", [-100, 100], { not0: true, required: true }), ...comments],
+    body: [intField("stamps", [-100, 100], { min: -MAX_STAMPS, max: MAX_STAMPS, not0: true, required: true }), ...comments],
     model: withCustomer((ctx, c) => {
       if (refused(c)) return is("ACTIVITY_NOT_AWARDED");
       const balance = c.balance + (ctx.body.stamps as number);
-      return balance < 0 ? is("INSUFFICIENT_STAMPS") : balance > MAX ? invalid("body:stamps") : is("OK");
+      return balance < 0 ? is("INSUFFICIENT_STAMPS") : balance > MAX_STAMPS ? invalid("body:stamps") : is("OK");
     }),
     after: balanceMoved((ctx) => ctx.body.stamps as number),
   },
@@ -488,7 +490,7 @@ const ops: Op[] = [
       if (!program(ctx).earnRules.some((r) => r.id === ctx.body.earn_rule_id)) return is("EARN_RULE_NOT_FOUND");
       if (refused(c)) return is("ACTIVITY_NOT_AWARDED");
       // Whether the rule's limit allows it depends on the customer's history.
-      return c.balance > MAX - 10_000 ? { outcomes: ["OK", "ACTIVITY_NOT_AWARDED", "VALIDATION_ERROR"], culprits: ["body:stamps"] } : is("OK", "ACTIVITY_NOT_AWARDED");
+      return c.balance > MAX_STAMPS - 10_000 ? { outcomes: ["OK", "ACTIVITY_NOT_AWARDED", "VALIDATION_ERROR"], culprits: ["body:earn_rule_id"] } : is("OK", "ACTIVITY_NOT_AWARDED");
     }),
     after: (ctx, res) => balanceMoved(() => res.body.data.stampChange as number)(ctx, res),
   },
@@ -560,7 +562,7 @@ const ops: Op[] = [
       if (!code) return is("REWARD_CODE_NOT_FOUND");
       if (code.used || code.voided) return is("VOID_FAILED");
       if (refused(c)) return is("ACTIVITY_NOT_AWARDED");
-      return c.balance + code.cost > MAX ? invalid("body:stamps") : is("OK");
+      return c.balance + code.cost > MAX_STAMPS ? invalid("path:codeId") : is("OK");
     }),
     after: (ctx, res) => {
       const code = codeOf(ctx, ctx.ids[1]!)!;
