@@ -7,6 +7,7 @@
  */
 import type { ActivityRecord, CodeChange, CodeRecord, CustomerChange, CustomerRecord, ShopData } from "./types.js";
 import { EmailIndex } from "./email-index.js";
+import { LedgerOrder } from "./ledger-order.js";
 import { CustomerVersions } from "./versions.js";
 
 export class ShopStore {
@@ -18,6 +19,8 @@ export class ShopStore {
   /** Earn rule -> customers it ever awarded: lifetime limits without a ledger scan. One set per
    * rule rather than one per customer: 100k small sets would cost more than the ledger. */
   readonly #earnedBy = new Map<number, Set<string>>();
+  /** How far each ledger is out of time order (a clock set back): bounds the scans of earn-rule windows. */
+  readonly #order = new LedgerOrder();
   /** Bumped by every change: the store's change counter, which versions are taken from. */
   version = 0;
   readonly #versions = new CustomerVersions();
@@ -156,12 +159,18 @@ export class ShopStore {
   #indexActivity(a: ActivityRecord): void {
     let list = this.#activitiesOf.get(a.customerId);
     if (!list) this.#activitiesOf.set(a.customerId, (list = []));
+    this.#order.note(a.customerId, list.at(-1), a.createdAt);
     list.push(a);
     if (a.earnRuleId !== undefined) {
       let customers = this.#earnedBy.get(a.earnRuleId);
       if (!customers) this.#earnedBy.set(a.earnRuleId, (customers = new Set()));
       customers.add(a.customerId);
     }
+  }
+
+  /** Every entry of the customer's ledger is dated at most this long after any entry appended after it (see LedgerOrder). */
+  ledgerStepBack(customerId: string): number {
+    return this.#order.stepBack(customerId);
   }
 
   hasEarnedBy(customerId: string, ruleId: number): boolean {
@@ -246,6 +255,7 @@ export class ShopStore {
       if (rule !== undefined && !this.activitiesOf(activity.customerId).some((a) => a.earnRuleId === rule)) {
         this.#earnedBy.get(rule)?.delete(activity.customerId);
       }
+      this.#order.measure(activity.customerId, this.activitiesOf(activity.customerId));
     }
     while (data.customers.length > checkpoint.customerCount) {
       const customer = data.customers.pop()!;
