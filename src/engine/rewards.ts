@@ -8,7 +8,7 @@ import { findTier, requireChangeable, requireReward, type EngineContext, type Pr
 import { DomainError, invalidField } from "./errors.js";
 import { applyStampChange, requireCustomer } from "./ledger.js";
 import { MAX_STAMPS, requireStampAmount } from "./limits.js";
-import { randomCodeSuffix } from "./random.js";
+import { CODE_LENGTH, randomCodeSuffix } from "./random.js";
 import { codeView, isListed, rewardView, type Reward, type RewardCode } from "./views.js";
 
 export interface RedemptionResult {
@@ -25,6 +25,21 @@ export function getReward(ctx: EngineContext, id: ProgramId): Reward {
   return rewardView(requireReward(ctx, id));
 }
 
+/** Draws of one length before a code grows a character (six characters give about 10^9 codes). */
+const DRAWS_PER_LENGTH = 4;
+
+/**
+ * A code string the shop has not issued, drawn from the shop's random source. Another draw after a
+ * collision, and a longer code after a few: a length has finitely many codes, so it always ends.
+ */
+function newCodeText(ctx: EngineContext): string {
+  const prefix = ctx.store.data.program.settings.codePrefix;
+  for (let draw = 0; ; draw++) {
+    const text = `${prefix}-${randomCodeSuffix(ctx.random, CODE_LENGTH + Math.floor(draw / DRAWS_PER_LENGTH))}`;
+    if (!ctx.store.hasCodeText(text)) return text;
+  }
+}
+
 /** Writes the ledger entry and the code of a redemption or grant. */
 export function issueCode(
   ctx: EngineContext,
@@ -39,7 +54,7 @@ export function issueCode(
     customerId: customer.id,
     rewardId: reward.id,
     name: reward.name,
-    code: `${ctx.store.data.program.settings.codePrefix}-${randomCodeSuffix(ctx.random)}`,
+    code: newCodeText(ctx),
     used: false,
     voided: false,
     cost,

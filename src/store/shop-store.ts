@@ -16,6 +16,8 @@ export class ShopStore {
   readonly #activitiesOf = new Map<string, ActivityRecord[]>();
   readonly #codesOf = new Map<string, CodeRecord[]>();
   readonly #codeById = new Map<number, CodeRecord>();
+  /** Every code string the shop issued: a code names one reward of one customer. */
+  readonly #codeTexts = new Set<string>();
   /** Earn rule -> customers it ever awarded: lifetime limits without a ledger scan. One set per
    * rule rather than one per customer: 100k small sets would cost more than the ledger. */
   readonly #earnedBy = new Map<number, Set<string>>();
@@ -187,6 +189,11 @@ export class ShopStore {
     return this.#codeById.get(id);
   }
 
+  /** Whether the shop issued this code string. */
+  hasCodeText(text: string): boolean {
+    return this.#codeTexts.has(text);
+  }
+
   /** The one way a code changes (codes have no version of their own: nothing is derived from one). */
   updateCode(code: CodeRecord, change: CodeChange): void {
     this.#remember(code, -1);
@@ -207,6 +214,7 @@ export class ShopStore {
     if (!list) this.#codesOf.set(c.customerId, (list = []));
     list.push(c);
     this.#codeById.set(c.id, c);
+    this.#codeTexts.add(c.code);
   }
 
   // Writes that complete or change nothing ------------------------------------------------
@@ -247,6 +255,7 @@ export class ShopStore {
       const code = data.codes.pop()!;
       popFrom(this.#codesOf, code.customerId);
       this.#codeById.delete(code.id);
+      this.#codeTexts.delete(code.code);
     }
     while (data.activities.length > checkpoint.activityCount) {
       const activity = data.activities.pop()!;
