@@ -114,16 +114,22 @@ function shapeOf(set: SelectionSetNode, fragments: Map<string, FragmentDefinitio
   return shape;
 }
 
+/** Selections `mostRepeated` visits at most: far more than the fields cap lets a valid document expand to. */
+const MAX_VISITS = 10 * GRAPHQL_LIMITS.fields;
+
 /**
  * The response path selected most often in one operation, fragments expanded (each spread where it
- * is spread, a fragment inside itself once), and how often. Run once the fields cap holds, which
- * bounds the fields it visits.
+ * is spread, a fragment inside itself once), and how often. Run once the fields cap holds; spreads
+ * that yield no field (an unknown fragment, a cycle) are not counted by it, so the walk also stops
+ * after a bound of selections visited, leaving such a document to validation.
  */
 function mostRepeated(set: SelectionSetNode, fragments: Map<string, FragmentDefinitionNode>): { path: string; count: number } {
   const counts = new Map<string, number>();
   let most = { path: "", count: 0 };
+  let visits = 0;
   const visit = (selections: SelectionSetNode, path: string, open: Set<string>): void => {
     for (const selection of selections.selections) {
+      if (++visits > MAX_VISITS) return;
       if (selection.kind === Kind.FIELD) {
         const key = `${path}${(selection.alias ?? selection.name).value}`;
         const count = (counts.get(key) ?? 0) + 1;
