@@ -106,6 +106,16 @@ describe("broken fixtures", () => {
     ["cards reward of a part card", (f) => void (f.rewards[1]!.price = 15), "rewards[1].price: must be a whole"],
     ["variable default out of bounds", (f) => void (f.rewards[5]!.price = 500), "rewards[5].price: must lie"],
     ["missing field", (f) => void Reflect.deleteProperty(f.shop, "currency"), "shop.currency: required"],
+    // Stamp counts and tier ids are GraphQL Ints (issue 26, case 7).
+    ["a milestone beyond 2^31-1", (f) => void (f.tiers[3]!.milestone = 2 ** 31), "tiers[3].milestone: must be at most 2147483647, the most stamps a balance may hold (production's GraphQL API types stamp counts as 32-bit integers)"],
+    ["a variable reward's bound beyond 2^31-1", (f) => void (f.rewards[5]!.maxAmount = 2 ** 31), "rewards[5].maxAmount: must be at most 2147483647"],
+    ["a card of more stamps than a balance holds", (f) => void (f.shop.stampCardValue = 2 ** 31), "shop.stampCardValue: must be at most 2147483647"],
+    ["a tier id beyond 2^31-1", (f) => void (f.tiers[0]!.id = 2 ** 31), "tiers[0].id: must be at most 2147483647: GraphQL's Customer.vipTierId is a 32-bit Int"],
+    [
+      "an earn rule that would award more than a balance holds at the top tier",
+      (f) => void (f.earnRules[0]!.step = 2 ** 30),
+      "earnRules[0].multiplier: step x multiplier x the highest tier multiplier (2) is 2147483648, beyond 2147483647, the most stamps a balance may hold (production's GraphQL API types stamp counts as 32-bit integers)",
+    ],
     [
       "no listed reward",
       (f) => f.rewards.forEach((r) => void (r.posOnly = true)),

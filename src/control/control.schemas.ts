@@ -111,7 +111,7 @@ export const JournalEntrySchema = z
             alias: z.string().nullable(),
             operation: z.string().openapi({ description: "The REST twin's operationId" }),
             customerId: z.string().nullable(),
-            error: z.string().nullable().openapi({ description: "The code (or graphql-js message) the root field failed with" }),
+            error: z.string().nullable().openapi({ description: "The code (or graphql-js message) of the root field's first error, one in a field of its value included (an Int it could not write); `NOT_RUN` for a mutation field after a non-null one that failed (graphql-js stops there); null when it did not fail" }),
           }),
         ),
       })

@@ -8,6 +8,7 @@ import { requireChangeable, requireTier, type EngineContext } from "./context.js
 import { DomainError, invalidField } from "./errors.js";
 import { applyStampChange, requireCustomer, settleExpiry } from "./ledger.js";
 import { lowerBound, paginate, type Page, type PageQuery, type OrderedView } from "./pagination.js";
+import { requireStampAmount } from "./limits.js";
 import { issueCode, requireRoomForCodes } from "./rewards.js";
 import { JsonView } from "./json-view.js";
 import { customerView, type Customer } from "./views.js";
@@ -143,6 +144,8 @@ export function syncCustomer(ctx: EngineContext, input: NewCustomer): Customer {
 /** The record behind `syncCustomer`, without building the resource (generation needs no view). */
 export function addCustomerRecord(ctx: EngineContext, input: NewCustomer): CustomerRecord {
   const { store, clock } = ctx;
+  // Before the record is added: a refusal must come before any change.
+  if (input.stampBalance !== undefined) requireStampAmount("stampBalance", input.stampBalance);
   const id = input.id ?? nextCustomerId(ctx);
   if (store.customer(id)) throw invalidField("id", `customer ${id} already exists`);
   const record: CustomerRecord = {

@@ -8,6 +8,7 @@ import type { ActivityKind, ActivityRecord, CustomerChange, CustomerRecord, Lot,
 import { DAY_MS } from "./clock.js";
 import type { EngineContext } from "./context.js";
 import { DomainError, invalidField } from "./errors.js";
+import { MAX_STAMPS, MAX_STAMPS_WHY } from "./limits.js";
 
 /** Kinds whose stamps count as "earned" towards VIP milestones. Spending never demotes. */
 const EARNING_KINDS: ReadonlySet<ActivityKind> = new Set(["award", "adjust", "earn"]);
@@ -40,8 +41,9 @@ export function applyStampChange(ctx: EngineContext, customer: CustomerRecord, c
       { kind: "insufficientStamps", customerId: customer.id, balance: customer.balance, price: -change.change },
     );
   }
-  if (!Number.isSafeInteger(balance)) {
-    throw invalidField(OVERFLOW_CAUSE[change.kind] ?? "stamps", `would take the balance beyond ${Number.MAX_SAFE_INTEGER}`);
+  // Also refuses a change that is not a finite number (an earn rule's product overflowing).
+  if (!(balance <= MAX_STAMPS)) {
+    throw invalidField(OVERFLOW_CAUSE[change.kind] ?? "stamps", `would take the balance beyond ${MAX_STAMPS}, ${MAX_STAMPS_WHY}`);
   }
   // One literal with every field, absent ones undefined (JSON leaves them out): no spreads, one
   // object shape, all fields in-object. This runs half a million times when a large shop is seeded.

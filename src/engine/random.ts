@@ -59,9 +59,11 @@ export class ReplayableRandom implements RandomSource {
 }
 
 const CODE_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789";
+/** Characters after a code's prefix, as merchants' codes have them. */
+export const CODE_LENGTH = 6;
 
 /** Random letters and digits without look-alikes (no O/0, I/1), as merchants' codes use. */
-export function randomCodeSuffix(random: RandomSource, length = 6): string {
+export function randomCodeSuffix(random: RandomSource, length = CODE_LENGTH): string {
   let out = "";
   for (let i = 0; i < length; i++) out += CODE_ALPHABET[Math.floor(random.next() * CODE_ALPHABET.length)];
   return out;

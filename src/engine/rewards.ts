@@ -6,9 +6,9 @@
 import type { CodeRecord, CustomerRecord, RewardRecord } from "../store/types.js";
 import { findTier, requireChangeable, requireReward, type EngineContext, type ProgramId } from "./context.js";
 import { DomainError, invalidField } from "./errors.js";
-import { MAX_CUSTOMER_CODES } from "./limits.js";
 import { applyStampChange, requireCustomer } from "./ledger.js";
-import { randomCodeSuffix } from "./random.js";
+import { MAX_CUSTOMER_CODES, MAX_STAMPS, requireStampAmount } from "./limits.js";
+import { CODE_LENGTH, randomCodeSuffix } from "./random.js";
 import { codeView, isListed, rewardView, type Reward, type RewardCode } from "./views.js";
 
 export interface RedemptionResult {
@@ -33,6 +33,21 @@ export function requireRoomForCodes(ctx: EngineContext, customer: CustomerRecord
   throw new DomainError("VALIDATION_ERROR", message, [{ path: "id", message }]);
 }
 
+/** Draws of one length before a code grows a character (six characters give about 10^9 codes). */
+const DRAWS_PER_LENGTH = 4;
+
+/**
+ * A code string the shop has not issued, drawn from the shop's random source. Another draw after a
+ * collision, and a longer code after a few: a length has finitely many codes, so it always ends.
+ */
+function newCodeText(ctx: EngineContext): string {
+  const prefix = ctx.store.data.program.settings.codePrefix;
+  for (let draw = 0; ; draw++) {
+    const text = `${prefix}-${randomCodeSuffix(ctx.random, CODE_LENGTH + Math.floor(draw / DRAWS_PER_LENGTH))}`;
+    if (!ctx.store.hasCodeText(text)) return text;
+  }
+}
+
 /** Writes the ledger entry and the code of a redemption or grant. */
 export function issueCode(
   ctx: EngineContext,
@@ -48,7 +63,7 @@ export function issueCode(
     customerId: customer.id,
     rewardId: reward.id,
     name: reward.name,
-    code: `${ctx.store.data.program.settings.codePrefix}-${randomCodeSuffix(ctx.random)}`,
+    code: newCodeText(ctx),
     used: false,
     voided: false,
     cost,
@@ -63,7 +78,7 @@ function costOf(reward: RewardRecord, variableAmount: number | undefined): numbe
     throw invalidField("variable_amount", `is required: reward ${reward.id} is a variable-amount reward`);
   }
   const min = reward.minAmount ?? 1;
-  const max = reward.maxAmount ?? Number.MAX_SAFE_INTEGER;
+  const max = reward.maxAmount ?? MAX_STAMPS;
   if (variableAmount < min || variableAmount > max) {
     throw invalidField("variable_amount", `must be between ${min} and ${max} for reward ${reward.id}`);
   }
@@ -71,6 +86,7 @@ function costOf(reward: RewardRecord, variableAmount: number | undefined): numbe
 }
 
 export function redeemReward(ctx: EngineContext, id: string, rewardId: number, variableAmount?: number): RedemptionResult {
+  if (variableAmount !== undefined) requireStampAmount("variable_amount", variableAmount);
   const customer = requireCustomer(ctx, id);
   const reward = requireReward(ctx, rewardId);
   requireChangeable(customer);
@@ -100,6 +116,7 @@ export function redeemReward(ctx: EngineContext, id: string, rewardId: number, v
 }
 
 export function grantReward(ctx: EngineContext, id: string, rewardId: number, variableAmount?: number): RedemptionResult {
+  if (variableAmount !== undefined) requireStampAmount("variable_amount", variableAmount);
   const customer = requireCustomer(ctx, id);
   const reward = requireReward(ctx, rewardId);
   requireChangeable(customer);

@@ -7,6 +7,7 @@ import { DAY_MS, isoTimestamp } from "./clock.js";
 import { findTier, requireChangeable, requireEarnRule, type EngineContext } from "./context.js";
 import { DomainError, type EarnPeriod } from "./errors.js";
 import { applyStampChange, requireCustomer } from "./ledger.js";
+import { requireStampAmount } from "./limits.js";
 import { paginate, type Page, type PageQuery } from "./pagination.js";
 import { activityView, type Activity } from "./views.js";
 
@@ -25,6 +26,7 @@ export interface ManualStamps {
 export const DEFAULT_INTERNAL_COMMENT = "API adjustment";
 
 function manualChange(ctx: EngineContext, id: string, kind: "award" | "adjust", input: ManualStamps): StampResult {
+  requireStampAmount("stamps", input.stamps);
   const customer = requireCustomer(ctx, id);
   requireChangeable(customer);
   applyStampChange(ctx, customer, {
@@ -60,23 +62,36 @@ export interface EarnWindow {
   reached: boolean;
 }
 
-/** The rule's window for the customer, or undefined for a rule without a limit. */
+/**
+ * The rule's window for the customer, or undefined for a rule without a limit. An earn counts
+ * while it is newer than the window's start, also one dated after now (the clock was set back
+ * since): the rule reopens a full period after an earn, whatever the clock did in between.
+ */
 export function earnWindow(ctx: EngineContext, customerId: string, ruleId: number, limit: EarnLimit): EarnWindow | undefined {
   if (limit.kind === "none") return undefined;
   const ledger = ctx.store.activitiesOf(customerId);
+  // Newest first, stopping where no older entry can be dated later than what is looked for: the
+  // window's start, or (lifetime) the newest earn found. The ledger is in time order unless the
+  // clock was set back, by at most `stepBack`; the cost is the window (plus that step), not the ledger.
+  const stepBack = ctx.store.ledgerStepBack(customerId);
   if (limit.kind === "lifetime") {
     const reached = ctx.store.hasEarnedBy(customerId, ruleId);
     let last: number | null = null;
-    for (let i = ledger.length - 1; reached && last === null && i >= 0; i--) if (ledger[i]!.earnRuleId === ruleId) last = ledger[i]!.createdAt;
+    for (let i = ledger.length - 1; reached && i >= 0 && (last === null || ledger[i]!.createdAt + stepBack > last); i--) {
+      const entry = ledger[i]!;
+      if (entry.earnRuleId === ruleId && (last === null || entry.createdAt > last)) last = entry.createdAt;
+    }
     return { limit: 1, period: "lifetime", awardsInWindow: reached ? 1 : 0, lastAwardAt: last, nextAllowedAt: null, reached };
   }
   const length = PERIOD_MS[limit.period];
   const since = ctx.clock.now() - length;
-  // Newest first, stopping at the window's start: cost is the window, not the whole ledger.
   const awards: number[] = [];
-  for (let i = ledger.length - 1; i >= 0 && ledger[i]!.createdAt > since; i--) {
-    if (ledger[i]!.earnRuleId === ruleId) awards.push(ledger[i]!.createdAt);
+  for (let i = ledger.length - 1; i >= 0 && ledger[i]!.createdAt + stepBack > since; i--) {
+    const entry = ledger[i]!;
+    if (entry.earnRuleId === ruleId && entry.createdAt > since) awards.push(entry.createdAt);
   }
+  // Newest first by date (appended out of date order after the clock went back).
+  if (stepBack > 0) awards.sort((a, b) => b - a);
   const reached = awards.length >= limit.count;
   // It reopens once the award that keeps the count at the limit leaves the window.
   const nextAllowedAt = reached ? awards[limit.count - 1]! + length : null;

@@ -31,6 +31,11 @@ export const GRAPHQL_LIMITS = {
   rootFields: 50,
   /** Fields selected in one operation, at every level, fragments expanded. */
   fields: 2_000,
+  /**
+   * Times one field may be selected at one place of the response (a response key under one path),
+   * fragments expanded: graphql-js compares every two of them, within a budget of steps.
+   */
+  repeats: 50,
   /** Items the list fields of one operation may ask for in all (the sum of their `limit`s; a `rewardCodes`, all a customer may hold). */
   listItems: 10_000,
   /**
@@ -109,6 +114,44 @@ function shapeOf(set: SelectionSetNode, fragments: Map<string, FragmentDefinitio
   return shape;
 }
 
+/** Selections `mostRepeated` visits at most: far more than the fields cap lets a valid document expand to. */
+const MAX_VISITS = 10 * GRAPHQL_LIMITS.fields;
+
+/**
+ * The response path selected most often in one operation, fragments expanded (each spread where it
+ * is spread, a fragment inside itself once), and how often. Run once the fields cap holds; spreads
+ * that yield no field (an unknown fragment, a cycle) are not counted by it, so the walk also stops
+ * after a bound of selections visited, leaving such a document to validation.
+ */
+function mostRepeated(set: SelectionSetNode, fragments: Map<string, FragmentDefinitionNode>): { path: string; count: number } {
+  const counts = new Map<string, number>();
+  let most = { path: "", count: 0 };
+  let visits = 0;
+  const visit = (selections: SelectionSetNode, path: string, open: Set<string>): void => {
+    for (const selection of selections.selections) {
+      if (++visits > MAX_VISITS) return;
+      if (selection.kind === Kind.FIELD) {
+        const key = `${path}${(selection.alias ?? selection.name).value}`;
+        const count = (counts.get(key) ?? 0) + 1;
+        counts.set(key, count);
+        if (count > most.count) most = { path: key, count };
+        if (selection.selectionSet) visit(selection.selectionSet, `${key}.`, open);
+      } else if (selection.kind === Kind.INLINE_FRAGMENT) {
+        visit(selection.selectionSet, path, open);
+      } else {
+        const name = selection.name.value;
+        const definition = fragments.get(name);
+        if (definition === undefined || open.has(name)) continue;
+        open.add(name);
+        visit(definition.selectionSet, path, open);
+        open.delete(name);
+      }
+    }
+  };
+  visit(set, "", new Set());
+  return most;
+}
+
 /**
  * The caps every operation of the document must keep: the first one broken, else the fields its
  * queries select, fragments expanded (what graphql-jit compiles code for).
@@ -128,6 +171,10 @@ function overCaps(document: DocumentNode): GraphQLError | { queryFields: number 
     if (top > rootFields) return documentError(`An operation may select at most ${rootFields} root fields (fragments expanded); this one selects ${top}.`);
     if (fields > maxFields) return documentError(`An operation may select at most ${maxFields} fields (fragments expanded); this one selects ${fields}.`);
     if (depth > maxDepth) return documentError(`An operation may nest fields at most ${maxDepth} levels deep (fragments expanded); this one nests ${depth}.`);
+    const { path, count } = mostRepeated(definition.selectionSet, fragments);
+    if (count > GRAPHQL_LIMITS.repeats) {
+      return documentError(`A field may be selected at most ${GRAPHQL_LIMITS.repeats} times at one place of the response (fragments expanded); ${path} is selected ${count} times: select it once.`);
+    }
   }
   return { queryFields };
 }
@@ -149,7 +196,7 @@ function compileUncached(text: string, tokens: number, nesting: number): Made {
   }
   const capped = overCaps(document);
   if (capped instanceof GraphQLError) return refusal(capped);
-  const errors = validate(schema, document);
+  const errors = validateDocument(document);
   return errors.length > 0 ? refusal(...errors) : { compiled: { document }, queryFields: capped.queryFields };
 }
 
@@ -165,6 +212,17 @@ const ERROR_BYTES = 2048;
 /** What a cache entry holds, in bytes: its text (the key, which its AST shares), its AST, its compiled function, its errors. */
 function entryBytes(text: string, tokens: number, made: Made): number {
   return CHAR_BYTES * text.length + TOKEN_BYTES * tokens + JIT_FIELD_BYTES * made.queryFields + ERROR_BYTES * (made.compiled.errors?.length ?? 0);
+}
+
+/** What graphql-js says instead of why, when it gives up (it bounds its steps comparing same-named fields and following fragments). */
+const ABORTED = "Validation aborted.";
+
+/** graphql-js's validation, with a refusal that says why where graphql-js only says it stopped. */
+export function validateDocument(document: DocumentNode): readonly GraphQLError[] {
+  const errors = validate(schema, document);
+  if (!errors.some((e) => e.message === ABORTED)) return errors;
+  const why = "The document is too costly to validate: graphql-js gave up part way (it bounds its steps comparing fields of one name at one place, and following fragment spreads). Select each field, and spread each fragment, once at one place.";
+  return errors.map((e) => (e.message === ABORTED ? documentError(why) : e));
 }
 
 /**

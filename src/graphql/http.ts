@@ -34,7 +34,7 @@ export interface FieldRecord {
   /** The REST twin's operationId. */
   operation: OperationId;
   customerId: string | null;
-  /** The code (or graphql-js message) the field failed with; null when it did not fail. */
+  /** The code (or graphql-js message) of the field's first error, its value's fields' included; NOT_RUN; null when it did not fail. */
   error: string | null;
 }
 
@@ -119,22 +119,34 @@ export function prepareRequest(
   return errors ? requestErrors(media, errors) : { prepared };
 }
 
-/** The root fields of a prepared operation with the code each ended with. */
+/** What a root field of a mutation is journaled with when it never ran: graphql-js stops at a non-null one that failed. */
+export const NOT_RUN = "NOT_RUN";
+
+/**
+ * The root fields of a prepared operation with the code each ended with: the first error anywhere
+ * in the field (a field of its value that could not be written counts), or NOT_RUN.
+ */
 export function operationRecord(prepared: PreparedOperation, result?: ExecutionResult): OperationRecord {
   const failed = new Map<string, string>();
   for (const error of result?.errors ?? []) {
     const key = error.path?.[0];
-    if (error.path?.length === 1 && typeof key === "string" && !failed.has(key)) failed.set(key, error.message);
+    if (typeof key === "string" && !failed.has(key)) failed.set(key, error.message);
+  }
+  // A mutation whose data is null stopped at its last failed field: the ones after it never ran.
+  let stoppedAt = prepared.rootFields.length;
+  if (prepared.operationType === "mutation" && result?.data === null) {
+    const last = prepared.rootFields.findLastIndex(({ responseKey }) => failed.has(responseKey));
+    if (last >= 0) stoppedAt = last;
   }
   return {
     operationType: prepared.operationType,
     operationName: prepared.operationName,
-    fields: prepared.rootFields.map(({ field, alias, responseKey, args }) => ({
+    fields: prepared.rootFields.map(({ field, alias, responseKey, args }, index) => ({
       field,
       alias,
       operation: REST_TWINS[field].operation,
       customerId: customerIdOf(field, args) ?? null,
-      error: failed.get(responseKey) ?? null,
+      error: index > stoppedAt ? NOT_RUN : (failed.get(responseKey) ?? null),
     })),
   };
 }

@@ -158,7 +158,7 @@ function prepareFresh(
   let listItems = 0;
   for (const [responseKey, node] of rootFieldNodes(operation.selectionSet, fragments, coerced.coerced, new Map(), new Set())) {
     const definition = rootType.getFields()[node.name.value];
-    if (definition === undefined || !(node.name.value in REST_TWINS)) continue;
+    if (definition === undefined || !Object.hasOwn(REST_TWINS, node.name.value)) continue;
     const args = getArgumentValues(definition, node, coerced.coerced);
     const field = node.name.value as RootField;
     if (field === "customers" || field === "customerActivities") listItems += typeof args.limit === "number" ? Math.max(0, args.limit) : 20;

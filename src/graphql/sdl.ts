@@ -65,9 +65,9 @@ type Query {
 type Mutation {
   "Changes the app-owned fields of a customer (birthday, exclusion); null (with CUSTOMER_NOT_FOUND) when unknown."
   updateCustomer(id: ID!, input: UpdateCustomerInput!): Customer
-  "Adds stamps (at least 1) and records an activity."
+  "Adds stamps (at least 1) and records an activity. A balance holds at most 2147483647 (an Int): an award beyond is VALIDATION_ERROR and changes nothing."
   awardStamps(customerId: ID!, stamps: Int!, comment: String, internalComment: String): StampResult!
-  "Adds or deducts stamps (any non-zero amount) and records an activity."
+  "Adds or deducts stamps (any non-zero amount) and records an activity. A balance holds at most 2147483647 (an Int): a change beyond is VALIDATION_ERROR and changes nothing."
   adjustStamps(customerId: ID!, stamps: Int!, comment: String, internalComment: String): StampResult!
   "Runs an earn rule for a customer; the rule decides the amount."
   processActivity(customerId: ID!, earnRuleId: ID!): StampResult!

@@ -5,7 +5,7 @@
  * @module
  */
 import { z } from "@hono/zod-openapi";
-import { MAX_STAMPS } from "../engine/limits.js";
+import { MAX_STAMPS, MAX_STAMPS_WHY } from "../engine/limits.js";
 
 const SAFE = Number.MAX_SAFE_INTEGER;
 
@@ -35,8 +35,7 @@ export function integerText(min: number, max: number) {
     .openapi({ type: "integer", minimum: min, maximum: max });
 }
 
-const STAMPS_RULE = "the largest stamp count (production's GraphQL API types stamp counts as 32-bit integers)";
-const AT_MOST = `must be at most ${MAX_STAMPS}, ${STAMPS_RULE}`;
+const AT_MOST = `must be at most ${MAX_STAMPS}, ${MAX_STAMPS_WHY}`;
 
 /** Stamps to add or spend: 1 to MAX_STAMPS. */
 export function stampAmount() {
@@ -48,7 +47,7 @@ export function stampAmount() {
  * document's `not: { const: 0 }` are written together.
  */
 export function stampChange() {
-  return integer(-MAX_STAMPS, MAX_STAMPS, { min: `must be at least -${MAX_STAMPS}, ${STAMPS_RULE}`, max: AT_MOST })
+  return integer(-MAX_STAMPS, MAX_STAMPS, { min: `must be at least -${MAX_STAMPS}, ${MAX_STAMPS_WHY}`, max: AT_MOST })
     .refine((n) => n !== 0, { message: "must not be 0" })
     .openapi({ not: { const: 0 } });
 }

@@ -7,6 +7,7 @@
  */
 import { z } from "zod";
 import { CLOCK_MAX_MS, CLOCK_MIN_MS, isoTimestamp } from "../engine/clock.js";
+import { MAX_STAMPS, MAX_STAMPS_WHY } from "../engine/limits.js";
 import { RECORD_ID, RECORD_ID_RULE } from "../engine/pagination.js";
 import { fieldPath, fileIssueLines, MISSING_IS_REQUIRED } from "../zod-issues.js";
 import { accessRecordSchema, programSchema } from "../fixtures/schema.js";
@@ -17,6 +18,10 @@ const IN_RANGE = `must be an instant (epoch ms) from ${isoTimestamp(CLOCK_MIN_MS
 const instant = z.int(IN_RANGE).min(CLOCK_MIN_MS, IN_RANGE).max(CLOCK_MAX_MS, IN_RANGE);
 // Expiry instants are shifted by the time a customer spent removed, so they may lie past the clock's range.
 const laterInstant = z.number();
+/** A number of stamps held (a balance, a lot, a code's cost), and one moved either way (a ledger entry). */
+const stamps = z.int().min(0).max(MAX_STAMPS, `must be at most ${MAX_STAMPS}, ${MAX_STAMPS_WHY}`);
+const BOTH_WAYS = `must be between -${MAX_STAMPS} and ${MAX_STAMPS}, ${MAX_STAMPS_WHY}`;
+const stampChange = z.int().min(-MAX_STAMPS, BOTH_WAYS).max(MAX_STAMPS, BOTH_WAYS);
 
 const customerSchema = z.strictObject({
   id: z.string().regex(RECORD_ID, RECORD_ID_RULE),
@@ -30,10 +35,10 @@ const customerSchema = z.strictObject({
   excludedAt: instant.optional(),
   mergedIntoCustomerId: z.string().optional(),
   vipTierId: z.int().optional(),
-  balance: z.int().min(0),
+  balance: stamps,
   earned: z.int().min(0),
   lastMovementAt: laterInstant.optional(),
-  lots: z.array(z.strictObject({ amount: z.int().min(1), expiresAt: laterInstant })),
+  lots: z.array(z.strictObject({ amount: stamps.min(1), expiresAt: laterInstant })),
   createdAt: instant,
 });
 
@@ -43,7 +48,7 @@ const activitySchema = z.strictObject({
   kind: z.enum(["award", "adjust", "earn", "redeem", "grant", "refund", "expire", "tier", "merge"]),
   label: z.string(),
   internalComment: z.string().optional(),
-  stampChange: z.int(),
+  stampChange,
   earnRuleId: z.int().optional(),
   createdAt: instant,
 });
@@ -56,7 +61,7 @@ const codeSchema = z.strictObject({
   code: z.string(),
   used: z.boolean(),
   voided: z.boolean(),
-  cost: z.int().min(0),
+  cost: stamps,
   createdAt: instant,
 });
 

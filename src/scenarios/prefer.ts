@@ -21,7 +21,8 @@ export function parsePrefer(header: string | undefined): Respond | undefined {
     const key = rawKey?.trim().toLowerCase() ?? "";
     const value = rest.join("=").trim().replace(/^"(.*)"$/, "$1");
     const bad = (why: string) => invalidInput("header", "Prefer", `${part.trim() || "(empty)"}: ${why}`);
-    if (key in out || (key === "delay" && "delayMs" in out)) throw bad("is given twice");
+    // Own keys only: `in` would also find what every object inherits (`constructor`, `__proto__`).
+    if (Object.hasOwn(out, key === "delay" ? "delayMs" : key)) throw bad("is given twice");
     if (key === "error") {
       if (!ERROR_CODES.includes(value as ErrorCode)) throw bad(`unknown error code; use one of ${ERROR_CODES.join(", ")}`);
       out.error = value as ErrorCode;

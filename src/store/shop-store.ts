@@ -7,6 +7,7 @@
  */
 import type { ActivityRecord, CodeChange, CodeRecord, CustomerChange, CustomerRecord, ShopData } from "./types.js";
 import { EmailIndex } from "./email-index.js";
+import { LedgerOrder } from "./ledger-order.js";
 import { CustomerVersions } from "./versions.js";
 
 export class ShopStore {
@@ -15,9 +16,13 @@ export class ShopStore {
   readonly #activitiesOf = new Map<string, ActivityRecord[]>();
   readonly #codesOf = new Map<string, CodeRecord[]>();
   readonly #codeById = new Map<number, CodeRecord>();
+  /** Every code string the shop issued: a code names one reward of one customer. */
+  readonly #codeTexts = new Set<string>();
   /** Earn rule -> customers it ever awarded: lifetime limits without a ledger scan. One set per
    * rule rather than one per customer: 100k small sets would cost more than the ledger. */
   readonly #earnedBy = new Map<number, Set<string>>();
+  /** How far each ledger is out of time order (a clock set back): bounds the scans of earn-rule windows. */
+  readonly #order = new LedgerOrder();
   /** Bumped by every change: the store's change counter, which versions are taken from. */
   version = 0;
   readonly #versions = new CustomerVersions();
@@ -156,12 +161,18 @@ export class ShopStore {
   #indexActivity(a: ActivityRecord): void {
     let list = this.#activitiesOf.get(a.customerId);
     if (!list) this.#activitiesOf.set(a.customerId, (list = []));
+    this.#order.note(a.customerId, list.at(-1), a.createdAt);
     list.push(a);
     if (a.earnRuleId !== undefined) {
       let customers = this.#earnedBy.get(a.earnRuleId);
       if (!customers) this.#earnedBy.set(a.earnRuleId, (customers = new Set()));
       customers.add(a.customerId);
     }
+  }
+
+  /** Every entry of the customer's ledger is dated at most this long after any entry appended after it (see LedgerOrder). */
+  ledgerStepBack(customerId: string): number {
+    return this.#order.stepBack(customerId);
   }
 
   hasEarnedBy(customerId: string, ruleId: number): boolean {
@@ -176,6 +187,11 @@ export class ShopStore {
 
   code(id: number): CodeRecord | undefined {
     return this.#codeById.get(id);
+  }
+
+  /** Whether the shop issued this code string. */
+  hasCodeText(text: string): boolean {
+    return this.#codeTexts.has(text);
   }
 
   /** The one way a code changes (codes have no version of their own: nothing is derived from one). */
@@ -198,6 +214,7 @@ export class ShopStore {
     if (!list) this.#codesOf.set(c.customerId, (list = []));
     list.push(c);
     this.#codeById.set(c.id, c);
+    this.#codeTexts.add(c.code);
   }
 
   // Writes that complete or change nothing ------------------------------------------------
@@ -238,6 +255,7 @@ export class ShopStore {
       const code = data.codes.pop()!;
       popFrom(this.#codesOf, code.customerId);
       this.#codeById.delete(code.id);
+      this.#codeTexts.delete(code.code);
     }
     while (data.activities.length > checkpoint.activityCount) {
       const activity = data.activities.pop()!;
@@ -246,6 +264,7 @@ export class ShopStore {
       if (rule !== undefined && !this.activitiesOf(activity.customerId).some((a) => a.earnRuleId === rule)) {
         this.#earnedBy.get(rule)?.delete(activity.customerId);
       }
+      this.#order.measure(activity.customerId, this.activitiesOf(activity.customerId));
     }
     while (data.customers.length > checkpoint.customerCount) {
       const customer = data.customers.pop()!;

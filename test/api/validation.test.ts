@@ -5,7 +5,7 @@ import { AUTH, createTestSim, type TestSim } from "../support/sim.js";
 const TS = "2026-11-23T12:00:00+00:00";
 const b64 = (text: string) => encodeURIComponent(Buffer.from(text, "utf8").toString("base64"));
 const NOT_A_CURSOR = "is not a cursor returned by this API (expected base64 of 'id:<id>')";
-const STAMPS_RULE = "the largest stamp count (production's GraphQL API types stamp counts as 32-bit integers)";
+const STAMPS_RULE = "the most stamps a balance may hold (production's GraphQL API types stamp counts as 32-bit integers)";
 const ONE_OF = /^Invalid option: expected one of "0"\|"1"\|"true"\|"false"$/;
 
 type Detail = [where: "body" | "query" | "path" | "header", path: string, message: string | RegExp];

@@ -1,8 +1,9 @@
 import { describe, expect, it } from "vitest";
+import { MAX_STAMPS } from "../../src/engine/limits.js";
 import type { Program } from "../../src/store/types.js";
 import { createTestSim, NOW, refusal } from "../support/sim.js";
 
-const MAX = Number.MAX_SAFE_INTEGER;
+const MAX = MAX_STAMPS;
 
 /** A shop with one customer holding exactly `stamps`, and nothing else. */
 function setup(stamps = 0, program?: (p: Program) => void) {
@@ -28,7 +29,7 @@ describe("award", () => {
     expect(shop.ledgerMismatches()).toEqual([]);
   });
 
-  it("awards up to exactly Number.MAX_SAFE_INTEGER", () => {
+  it("awards up to exactly MAX_STAMPS (2^31-1)", () => {
     const { shop, id } = setup();
     expect(shop.awardStamps(id, { stamps: MAX }).stampBalance).toBe(MAX);
   });
@@ -107,15 +108,27 @@ describe("refusals change nothing", () => {
     ["award", "awardStamps", 1, MAX],
     ["award", "awardStamps", MAX, 1],
     ["adjust", "adjustStamps", MAX - 10, 11],
-  ] as const)("%s beyond Number.MAX_SAFE_INTEGER (from %i by %i): VALIDATION_ERROR", (_n, method, start, stamps) => {
+  ] as const)("%s beyond MAX_STAMPS (from %i by %i): VALIDATION_ERROR", (_n, method, start, stamps) => {
     const { shop, id, ledger } = setup(start);
     const length = ledger().length;
     const snapshot = JSON.stringify(shop.store.data);
     const error = refusal(() => shop[method](id, { stamps }));
     expect(error).toMatchObject({ code: "VALIDATION_ERROR", message: "Request validation failed" });
-    expect(error.details).toEqual([{ path: "stamps", message: `would take the balance beyond ${MAX}` }]);
+    expect(error.details).toEqual([{ path: "stamps", message: `would take the balance beyond ${MAX}, the most stamps a balance may hold (production's GraphQL API types stamp counts as 32-bit integers)` }]);
     expect(shop.getCustomer(id).value.stampBalance).toBe(start);
     expect(ledger()).toHaveLength(length);
+    expect(JSON.stringify(shop.store.data)).toBe(snapshot);
+  });
+
+  it.each([
+    ["awardStamps", MAX + 1, `must be at most ${MAX}, the most stamps a balance may hold (production's GraphQL API types stamp counts as 32-bit integers)`],
+    ["adjustStamps", MAX + 1, `must be at most ${MAX}, the most stamps a balance may hold (production's GraphQL API types stamp counts as 32-bit integers)`],
+    ["adjustStamps", -MAX - 1, `must be at least -${MAX}, the most stamps a balance may hold (production's GraphQL API types stamp counts as 32-bit integers)`],
+  ] as const)("%s of %i stamps, which no balance could hold, is VALIDATION_ERROR before the customer is looked up", (method, stamps, message) => {
+    const { shop } = setup(3);
+    const snapshot = JSON.stringify(shop.store.data);
+    const error = refusal(() => shop[method]("1234567890", { stamps }));
+    expect(error).toMatchObject({ code: "VALIDATION_ERROR", details: [{ path: "stamps", message }] });
     expect(JSON.stringify(shop.store.data)).toBe(snapshot);
   });
 

@@ -3,6 +3,7 @@
  * the smallest request that showed it, so it stays fixed whatever the generators draw.
  */
 import { describe, expect, it } from "vitest";
+import { MAX_STAMPS } from "../../src/engine/limits.js";
 import { createTestSim, expectError } from "../support/sim.js";
 
 describe("found by bad-input.test.ts", () => {
@@ -19,13 +20,13 @@ describe("found by bad-input.test.ts", () => {
   // for overflow left the stamps gone from both.
   it("a merge whose credit would overflow changes nothing", async () => {
     const sim = createTestSim({ customers: 0 });
-    const rich = sim.shop.syncCustomer({ firstName: "A", lastName: "A", email: "a@example.com", stampBalance: Number.MAX_SAFE_INTEGER });
+    const rich = sim.shop.syncCustomer({ firstName: "A", lastName: "A", email: "a@example.com", stampBalance: MAX_STAMPS });
     const poor = sim.shop.syncCustomer({ firstName: "B", lastName: "B", email: "b@example.com", stampBalance: 5 });
     const before = JSON.stringify(sim.shop.store.data);
     const res = await sim.call("POST", `/__sim/customers/${poor.id}/merge`, { body: { into: rich.id } });
     expect(res.status).toBe(422);
     expect(res.body.error.code).toBe("VALIDATION_ERROR");
-    expect(res.body.error.details).toEqual([{ in: "body", path: "into", message: `would take the balance beyond ${Number.MAX_SAFE_INTEGER}` }]);
+    expect(res.body.error.details).toEqual([{ in: "body", path: "into", message: `would take the balance beyond ${MAX_STAMPS}, the most stamps a balance may hold (production's GraphQL API types stamp counts as 32-bit integers)` }]);
     expect(JSON.stringify(sim.shop.store.data)).toBe(before);
   });
 });

@@ -15,8 +15,8 @@ import { checkParameter, checkRequestBody, parametersOf } from "../support/opena
 import { createTestSim, NOW_ISO, type TestSim } from "../support/sim.js";
 
 const API = "/rest_api/v1";
-const AT_MOST = `must be at most ${MAX_STAMPS}, the largest stamp count (production's GraphQL API types stamp counts as 32-bit integers)`;
-const AT_LEAST = `must be at least -${MAX_STAMPS}, the largest stamp count (production's GraphQL API types stamp counts as 32-bit integers)`;
+const AT_MOST = `must be at most ${MAX_STAMPS}, the most stamps a balance may hold (production's GraphQL API types stamp counts as 32-bit integers)`;
+const AT_LEAST = `must be at least -${MAX_STAMPS}, the most stamps a balance may hold (production's GraphQL API types stamp counts as 32-bit integers)`;
 const PAST_SAFE = "Too big: expected number to be <=9007199254740991";
 const OWNED = "is owned by the commerce platform and cannot be changed here";
 

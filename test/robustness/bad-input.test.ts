@@ -386,7 +386,7 @@ function cursorCheck(ctx: Ctx, names: (id: string) => boolean): Expectation {
 
 function variableCost(reward: { exchangeType: string; minAmount?: number; maxAmount?: number }, amount: unknown): Expectation | undefined {
   if (amount === undefined) return invalid("body:variable_amount");
-  if ((amount as number) < (reward.minAmount ?? 1) || (amount as number) > (reward.maxAmount ?? MAX)) return invalid("body:variable_amount");
+  if ((amount as number) < (reward.minAmount ?? 1) || (amount as number) > (reward.maxAmount ?? MAX_STAMPS)) return invalid("body:variable_amount");
   return undefined;
 }
 
@@ -464,7 +464,7 @@ const ops: Op[] = [
     body: [intField("stamps", [1, 100], { min: 1, max: MAX_STAMPS, required: true }), ...comments],
     model: withCustomer((ctx, c) => {
       if (refused(c)) return is("ACTIVITY_NOT_AWARDED");
-      return c.balance + (ctx.body.stamps as number) > MAX ? invalid("body:stamps") : is("OK");
+      return c.balance + (ctx.body.stamps as number) > MAX_STAMPS ? invalid("body:stamps") : is("OK");
     }),
     after: balanceMoved((ctx) => ctx.body.stamps as number),
   },
@@ -477,7 +477,7 @@ const ops: Op[] = [
     model: withCustomer((ctx, c) => {
       if (refused(c)) return is("ACTIVITY_NOT_AWARDED");
       const balance = c.balance + (ctx.body.stamps as number);
-      return balance < 0 ? is("INSUFFICIENT_STAMPS") : balance > MAX ? invalid("body:stamps") : is("OK");
+      return balance < 0 ? is("INSUFFICIENT_STAMPS") : balance > MAX_STAMPS ? invalid("body:stamps") : is("OK");
     }),
     after: balanceMoved((ctx) => ctx.body.stamps as number),
   },
@@ -491,7 +491,7 @@ const ops: Op[] = [
       if (!program(ctx).earnRules.some((r) => r.id === ctx.body.earn_rule_id)) return is("EARN_RULE_NOT_FOUND");
       if (refused(c)) return is("ACTIVITY_NOT_AWARDED");
       // Whether the rule's limit allows it depends on the customer's history.
-      return c.balance > MAX - 10_000 ? { outcomes: ["OK", "ACTIVITY_NOT_AWARDED", "VALIDATION_ERROR"], culprits: ["body:stamps"] } : is("OK", "ACTIVITY_NOT_AWARDED");
+      return c.balance > MAX_STAMPS - 10_000 ? { outcomes: ["OK", "ACTIVITY_NOT_AWARDED", "VALIDATION_ERROR"], culprits: ["body:earn_rule_id"] } : is("OK", "ACTIVITY_NOT_AWARDED");
     }),
     after: (ctx, res) => balanceMoved(() => res.body.data.stampChange as number)(ctx, res),
   },
@@ -563,7 +563,7 @@ const ops: Op[] = [
       if (!code) return is("REWARD_CODE_NOT_FOUND");
       if (code.used || code.voided) return is("VOID_FAILED");
       if (refused(c)) return is("ACTIVITY_NOT_AWARDED");
-      return c.balance + code.cost > MAX ? invalid("body:stamps") : is("OK");
+      return c.balance + code.cost > MAX_STAMPS ? invalid("path:codeId") : is("OK");
     }),
     after: (ctx, res) => {
       const code = codeOf(ctx, ctx.ids[1]!)!;
