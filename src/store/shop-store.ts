@@ -6,18 +6,17 @@
  * @module
  */
 import type { ActivityRecord, CodeChange, CodeRecord, CustomerChange, CustomerRecord, ShopData } from "./types.js";
+import { CodeIndex } from "./code-index.js";
 import { EmailIndex } from "./email-index.js";
 import { LedgerOrder } from "./ledger-order.js";
+import { popFrom, repack } from "./per-customer.js";
 import { CustomerVersions } from "./versions.js";
 
 export class ShopStore {
   readonly #customerPos = new Map<string, number>();
   readonly #byEmail = new EmailIndex();
   readonly #activitiesOf = new Map<string, ActivityRecord[]>();
-  readonly #codesOf = new Map<string, CodeRecord[]>();
-  readonly #codeById = new Map<number, CodeRecord>();
-  /** Every code string the shop issued: a code names one reward of one customer. */
-  readonly #codeTexts = new Set<string>();
+  readonly #codes = new CodeIndex();
   /** Earn rule -> customers it ever awarded: lifetime limits without a ledger scan. One set per
    * rule rather than one per customer: 100k small sets would cost more than the ledger. */
   readonly #earnedBy = new Map<number, Set<string>>();
@@ -32,17 +31,14 @@ export class ShopStore {
   constructor(readonly data: ShopData) {
     data.customers.forEach((c, i) => this.#indexCustomer(c, i, 0));
     for (const a of data.activities) this.#indexActivity(a);
-    for (const c of data.codes) this.#indexCode(c);
+    for (const c of data.codes) this.#codes.add(c);
     this.compact();
   }
 
-  /**
-   * Re-packs the per-customer lists after a bulk load. An array grown by push keeps room for
-   * about 16 more entries; over 100k short ledgers that slack is more memory than the ledgers.
-   */
+  /** Re-packs the per-customer lists after a bulk load (see `repack`). */
   compact(): void {
     repack(this.#activitiesOf);
-    repack(this.#codesOf);
+    this.#codes.compact();
   }
 
   get id(): string {
@@ -182,16 +178,16 @@ export class ShopStore {
   // Reward codes ----------------------------------------------------------------------------
 
   codesOf(customerId: string): readonly CodeRecord[] {
-    return this.#codesOf.get(customerId) ?? [];
+    return this.#codes.of(customerId);
   }
 
   code(id: number): CodeRecord | undefined {
-    return this.#codeById.get(id);
+    return this.#codes.byId(id);
   }
 
   /** Whether the shop issued this code string. */
   hasCodeText(text: string): boolean {
-    return this.#codeTexts.has(text);
+    return this.#codes.hasText(text);
   }
 
   /** The one way a code changes (codes have no version of their own: nothing is derived from one). */
@@ -204,17 +200,9 @@ export class ShopStore {
   addCode(code: Omit<CodeRecord, "id">): CodeRecord {
     const record: CodeRecord = { id: this.data.nextCodeId++, ...code };
     this.data.codes.push(record);
-    this.#indexCode(record);
+    this.#codes.add(record);
     this.version++;
     return record;
-  }
-
-  #indexCode(c: CodeRecord): void {
-    let list = this.#codesOf.get(c.customerId);
-    if (!list) this.#codesOf.set(c.customerId, (list = []));
-    list.push(c);
-    this.#codeById.set(c.id, c);
-    this.#codeTexts.add(c.code);
   }
 
   // Writes that complete or change nothing ------------------------------------------------
@@ -253,9 +241,7 @@ export class ShopStore {
     }
     while (data.codes.length > checkpoint.codeCount) {
       const code = data.codes.pop()!;
-      popFrom(this.#codesOf, code.customerId);
-      this.#codeById.delete(code.id);
-      this.#codeTexts.delete(code.code);
+      this.#codes.removeNewest(code);
     }
     while (data.activities.length > checkpoint.activityCount) {
       const activity = data.activities.pop()!;
@@ -299,19 +285,9 @@ export interface Checkpoint {
 }
 
 /** Removes the newest entry of a per-customer list (the one a write appended last). */
-function popFrom<T>(index: Map<string, T[]>, customerId: string): void {
-  const list = index.get(customerId);
-  list?.pop();
-  if (list?.length === 0) index.delete(customerId);
-}
-
 /** The record as copied: fields the write added (excludedAt, mergedIntoCustomerId...) go again. */
 function restore(record: object, copy: object): void {
   const fields = record as Record<string, unknown>;
   for (const key of Object.keys(fields)) delete fields[key];
   Object.assign(fields, copy);
-}
-
-function repack<T>(index: Map<string, T[]>): void {
-  for (const [key, list] of index) index.set(key, list.slice());
 }
