@@ -23,7 +23,7 @@ COPY --from=build /app/dist ./dist
 COPY fixtures ./fixtures
 COPY scenarios ./scenarios
 COPY openapi ./openapi
-COPY inspector ./inspector
+COPY assets ./assets
 COPY README.md ./
 # /sim: mount your fixture and scenario files here (read-only is fine).
 # /data: a writable volume for LOYALTY_SIM_DATA=/data/state.json.

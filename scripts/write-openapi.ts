@@ -3,7 +3,7 @@
  * the scenario JSON Schema. Tests fail when the committed copies drift.
  */
 import { writeFileSync } from "node:fs";
-import { serializeOpenApiDocument, serializeScenarioSchema } from "../src/openapi-document.js";
+import { serializeOpenApiDocument, serializeScenarioSchema } from "../src/simulator/openapi-document.js";
 
 for (const [file, text] of [
   ["../openapi/openapi.json", serializeOpenApiDocument()],

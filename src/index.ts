@@ -4,10 +4,10 @@
  * @module
  */
 import { hc } from "hono/client";
-import type { ApiRoutes } from "./app.js";
+import type { ApiRoutes } from "./app/app.js";
 
-export { createSimulator, inProcessFetch, createControlClient, SimulatorError, IN_PROCESS_ORIGIN } from "./in-process.js";
-export type { InProcessSimulator, ControlClient, ControlClientOptions, RequestFilter } from "./in-process.js";
+export { createSimulator, inProcessFetch, createControlClient, SimulatorError, IN_PROCESS_ORIGIN } from "./simulator/in-process.js";
+export type { InProcessSimulator, ControlClient, ControlClientOptions, RequestFilter } from "./simulator/in-process.js";
 export type {
   ClockChange,
   ClockState,
@@ -21,13 +21,13 @@ export type {
 export type { WhyTrace, RuleVerdict } from "./control/why.schemas.js";
 export type { CustomerDetail, CustomerSearch, Upcoming, UpcomingEvent } from "./control/inspect.schemas.js";
 export type { RefusalReason } from "./engine/errors.js";
-export { PRODUCTION_ORIGIN } from "./intercept.js";
-export type { Interception } from "./intercept.js";
-export { startSimulator } from "./server.js";
-export type { RunningSimulator } from "./server.js";
+export { PRODUCTION_ORIGIN } from "./simulator/intercept.js";
+export type { Interception } from "./simulator/intercept.js";
+export { startSimulator } from "./simulator/server.js";
+export type { RunningSimulator } from "./simulator/server.js";
 export type { SimulatorOptions } from "./config.js";
-export { createApp } from "./app.js";
-export type { App, ApiRoutes } from "./app.js";
+export { createApp } from "./app/app.js";
+export type { App, ApiRoutes } from "./app/app.js";
 export { SimClock } from "./engine/clock.js";
 export type { ErrorCode } from "./engine/errors.js";
 export { ERROR_CATALOG } from "./http/errors.js";

@@ -4,7 +4,7 @@ import { connect } from "node:net";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it, type TestContext } from "vitest";
 import { parseConfig } from "../src/config.js";
-import { buildSimulator } from "../src/simulator.js";
+import { buildSimulator } from "../src/simulator/simulator.js";
 import { ensureBuilt, killAll, ROOT, runCli, startCli, stopCli } from "./support/cli.js";
 
 const { version } = JSON.parse(readFileSync(new URL("../package.json", import.meta.url), "utf8")) as { version: string };

@@ -184,7 +184,7 @@ describe("Dockerfile", () => {
 
   it(".dockerignore keeps build outputs, tests and history out of the context", () => {
     for (const path of ["node_modules", "dist", "test", ".git", "node_modules/hono/package.json", "loyalty-sim-0.1.0.tgz"]) expect(isIgnored(path), path).toBe(true);
-    for (const path of ["src", "src/app.ts", "package.json", "package-lock.json", "fixtures", "scenarios", "openapi", "tsconfig.build.json"]) expect(isIgnored(path), path).toBe(false);
+    for (const path of ["src", "src/app/app.ts", "package.json", "package-lock.json", "fixtures", "scenarios", "openapi", "tsconfig.build.json"]) expect(isIgnored(path), path).toBe(false);
   });
 
   it("leaves a runtime stage without dev dependencies, sources or tests", () => {

@@ -2,8 +2,8 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { defaultFixturePath, FixtureError, loadFixtureFile, parseFixture } from "../src/fixtures/load.js";
-import { toProgram, type FixtureFile } from "../src/fixtures/schema.js";
+import { defaultFixturePath, FixtureError, loadFixtureFile, parseFixture } from "../src/program/load.js";
+import { toProgram, type FixtureFile } from "../src/program/schema.js";
 
 const raw = (): FixtureFile => JSON.parse(readFileSync(defaultFixturePath(), "utf8")) as FixtureFile;
 

@@ -1,6 +1,6 @@
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
-import { serializeOpenApiDocument } from "../src/openapi-document.js";
+import { serializeOpenApiDocument } from "../src/simulator/openapi-document.js";
 
 const committed = readFileSync(new URL("../openapi/openapi.json", import.meta.url), "utf8");
 const doc = JSON.parse(committed);

@@ -38,7 +38,7 @@ afterAll(async () => {
 describe("the npm package", { timeout: 60_000 }, () => {
   it("is named after the version and ships the runtime files only", () => {
     expect(tarball.endsWith(`loyalty-sim-${version}.tgz`)).toBe(true);
-    for (const file of ["package.json", "README.md", "dist/cli/bin.js", "dist/cli/healthcheck.js", "dist/index.js", "dist/index.d.ts", "fixtures/default.json", "openapi/openapi.json", "graphql/schema.graphql", "scenarios/scenario.schema.json", "inspector/inspector.js", "inspector/inspector.css", "inspector/favicon.svg"]) {
+    for (const file of ["package.json", "README.md", "dist/cli/bin.js", "dist/cli/healthcheck.js", "dist/index.js", "dist/index.d.ts", "fixtures/default.json", "openapi/openapi.json", "graphql/schema.graphql", "scenarios/scenario.schema.json", "assets/inspector/inspector.js", "assets/inspector/inspector.css", "assets/inspector/favicon.svg"]) {
       expect(packed, file).toContain(file);
     }
     const shipped = (dir: string) => readdirSync(join(ROOT, dir), { recursive: true, withFileTypes: true }).filter((e) => e.isFile()).map((e) => relative(ROOT, join(e.parentPath, e.name)).replaceAll("\\", "/"));
@@ -47,10 +47,10 @@ describe("the npm package", { timeout: 60_000 }, () => {
     expect(scenarios.length).toBeGreaterThan(20);
     expect(packed.filter((p) => p.startsWith("scenarios/")).sort()).toEqual(scenarios.sort());
     expect(packed.filter((p) => p.startsWith("fixtures/")).sort()).toEqual(shipped("fixtures").sort());
-    expect(packed.filter((p) => p.startsWith("inspector/")).sort()).toEqual(shipped("inspector").sort());
+    expect(packed.filter((p) => p.startsWith("assets/")).sort()).toEqual(shipped("assets").sort());
     const unwanted = packed.filter((p) => /^(src|test|scripts|\.ci|node_modules|bench|coverage)\//.test(p) || /(^|\/)tsconfig[^/]*\.json$|^Dockerfile$|^\.dockerignore$|^redocly\.yaml$|\.tgz$/.test(p));
     expect(unwanted).toEqual([]);
-    expect(packed.every((p) => /^(dist|fixtures|scenarios|openapi|graphql|inspector)\/|^(README\.md|package\.json|LICENSE)$/.test(p)), packed.join("\n")).toBe(true);
+    expect(packed.every((p) => /^(dist|fixtures|scenarios|openapi|graphql|assets)\/|^(README\.md|package\.json|LICENSE)$/.test(p)), packed.join("\n")).toBe(true);
   });
 
   it("installs with its runtime dependencies only", () => {

@@ -8,7 +8,7 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it, type TestContext } from "vitest";
 import { startSimulator } from "../src/index.js";
 import { parseConfig } from "../src/config.js";
-import { buildSimulator } from "../src/simulator.js";
+import { buildSimulator } from "../src/simulator/simulator.js";
 import { readDataFile } from "../src/persistence/data-file.js";
 import { ensureBuilt, killAll, runCli, startCli, stopCli } from "./support/cli.js";
 

@@ -40,7 +40,7 @@ async function main(): Promise<void> {
 
   const { config } = command;
   // Loaded only now, so --help and --version answer without loading the whole simulator.
-  const { listen } = await import("../server.js");
+  const { listen } = await import("../simulator/server.js");
   const log = createLogger(config);
   const sim = await listen(config, {
     onBug: (error) => log.error("loyalty-sim: internal error:", error),

@@ -30,7 +30,7 @@ const ASSETS: Record<string, { type: string; path: () => string }> = {
 
 /** src/inspector and dist/inspector are both two levels below the package root. */
 function own(file: string): string {
-  return fileURLToPath(new URL(`../../inspector/${file}`, import.meta.url));
+  return fileURLToPath(new URL(`../../assets/inspector/${file}`, import.meta.url));
 }
 
 type Pages = typeof import("./pages.js");

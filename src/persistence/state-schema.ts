@@ -10,7 +10,7 @@ import { CLOCK_MAX_MS, CLOCK_MIN_MS, isoTimestamp } from "../engine/clock.js";
 import { MAX_STAMPS, MAX_STAMPS_WHY } from "../engine/limits.js";
 import { RECORD_ID, RECORD_ID_RULE } from "../engine/pagination.js";
 import { fieldPath, fileIssueLines, MISSING_IS_REQUIRED } from "../zod-issues.js";
-import { accessRecordSchema, programSchema } from "../fixtures/schema.js";
+import { accessRecordSchema, programSchema } from "../program/schema.js";
 import type { ShopData } from "../store/types.js";
 
 /** An instant the clock can give: what every creation date is. */

@@ -1,6 +1,6 @@
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
-import { defaultFixturePath } from "../../src/fixtures/load.js";
+import { defaultFixturePath } from "../../src/program/load.js";
 import { createTestSim, expectError } from "../support/sim.js";
 
 const TS = "2026-11-23T12:00:00+00:00";

@@ -4,7 +4,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { parseConfig } from "../../src/config.js";
-import { listen } from "../../src/server.js";
+import { listen } from "../../src/simulator/server.js";
 import { AUTH, createTestSim } from "../support/sim.js";
 
 /** Reads server-sent events from a response body, one `{ event, data }` at a time. */

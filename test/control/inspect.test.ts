@@ -158,7 +158,7 @@ describe("HAR 1.2 export", () => {
 
 describe("the control client", () => {
   it("why, customers, upcoming and HAR through createSimulator's control", async () => {
-    const { createSimulator } = await import("../../src/in-process.js");
+    const { createSimulator } = await import("../../src/simulator/in-process.js");
     const sim = createSimulator({ customers: 0 });
     await sim.control.createCustomer({ id: "5550009", firstName: "Ada", lastName: "Tester", email: "ada@example.com", stampBalance: 7 });
     const res = await sim.fetch(`${sim.baseUrl}/customers/5550009/redemptions`, {

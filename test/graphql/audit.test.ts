@@ -7,7 +7,7 @@
 import { auditServer } from "graphql-http";
 import { describe, expect, it } from "vitest";
 import { DocumentCache, handleGraphQLRequest } from "../../src/graphql/index.js";
-import { startSimulator } from "../../src/server.js";
+import { startSimulator } from "../../src/simulator/server.js";
 import { createTestSim } from "../support/sim.js";
 
 /** The audits left: operations over GET, which the simulator does not offer. */

@@ -10,7 +10,7 @@ import * as bundle from "@graphql-yoga/render-graphiql/graphiql";
 import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { graphiqlAsset, graphiqlInit, graphiqlPage, graphqlSchemaFile, printedSchema } from "../../src/graphql/index.js";
-import { startSimulator } from "../../src/server.js";
+import { startSimulator } from "../../src/simulator/server.js";
 import { BROWSER_START_MS, launchBrowser } from "../support/browser.js";
 
 const refs = (html: string) => [...html.matchAll(/\b(?:src|href)="([^"]*)"/g)].map((m) => m[1]!);

@@ -8,7 +8,7 @@ import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { parseConfig } from "../../src/config.js";
-import { buildSimulator } from "../../src/simulator.js";
+import { buildSimulator } from "../../src/simulator/simulator.js";
 import { CSP } from "../../src/inspector/mount.js";
 import { AUTH, createTestSim } from "../support/sim.js";
 
@@ -55,7 +55,7 @@ describe("the shell", () => {
     expect(res.headers.get("content-type")).toBe(type);
     const bytes = Buffer.from(await res.arrayBuffer());
     if (file === "htmx.min.js") expect(bytes.equals(readFileSync(htmxFile))).toBe(true);
-    else expect(bytes.equals(readFileSync(new URL(`../../inspector/${file}`, import.meta.url)))).toBe(true);
+    else expect(bytes.equals(readFileSync(new URL(`../../assets/inspector/${file}`, import.meta.url)))).toBe(true);
   });
 
   it("pins htmx 4.0.x exactly", () => {

@@ -9,7 +9,7 @@ import { join } from "node:path";
 import fc from "fast-check";
 import { afterAll, describe, expect, it } from "vitest";
 import { parseConfig } from "../../src/config.js";
-import { buildSimulator } from "../../src/simulator.js";
+import { buildSimulator } from "../../src/simulator/simulator.js";
 import { DATA_FORMAT, DATA_VERSION, type SavedState, type Snapshot } from "../../src/persistence/saved-state.js";
 import { ShopStore } from "../../src/store/shop-store.js";
 import { GROUP_SIZE, StateText } from "../../src/persistence/state-text.js";

@@ -11,7 +11,7 @@
  */
 import { connect, type Socket } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startSimulator, type RunningSimulator } from "../../src/server.js";
+import { startSimulator, type RunningSimulator } from "../../src/simulator/server.js";
 
 const MIB = 1024 * 1024;
 const AUTH = "X-Api-Key: sim_key\r\nX-Api-Secret: sim_secret\r\n";

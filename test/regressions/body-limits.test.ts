@@ -9,7 +9,7 @@
  */
 import { connect } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startSimulator, type RunningSimulator } from "../../src/server.js";
+import { startSimulator, type RunningSimulator } from "../../src/simulator/server.js";
 
 const MIB = 1024 * 1024;
 const SCENARIO_LIMIT = 4 * MIB;

@@ -8,8 +8,8 @@
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { CLOCK_MAX_MS, isoTimestamp } from "../../src/engine/clock.js";
-import { generateShopData } from "../../src/fixtures/generate.js";
-import { defaultFixturePath, parseFixture } from "../../src/fixtures/load.js";
+import { generateShopData } from "../../src/program/generate.js";
+import { defaultFixturePath, parseFixture } from "../../src/program/load.js";
 import { createTestSim, NOW, NOW_ISO } from "../support/sim.js";
 
 const OUTSIDE = "would put the clock outside 1970-01-01T00:00:00+00:00 to 9999-12-31T23:59:59+00:00";

@@ -9,7 +9,7 @@
  */
 import { connect } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startSimulator, type RunningSimulator } from "../../src/server.js";
+import { startSimulator, type RunningSimulator } from "../../src/simulator/server.js";
 import { AUTH, createTestSim, expectError, type TestSim } from "../support/sim.js";
 
 /** A customer's balance changed through the API, so that a reset would show. */

@@ -10,7 +10,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { parseConfig } from "../../src/config.js";
-import { buildSimulator } from "../../src/simulator.js";
+import { buildSimulator } from "../../src/simulator/simulator.js";
 import { ensureBuilt, killAll, runCli } from "../support/cli.js";
 
 type Json = any;

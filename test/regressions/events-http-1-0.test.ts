@@ -8,7 +8,7 @@
 import { connect, type Socket } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { parseConfig } from "../../src/config.js";
-import { listen } from "../../src/server.js";
+import { listen } from "../../src/simulator/server.js";
 import { AUTH } from "../support/sim.js";
 
 let running: Awaited<ReturnType<typeof listen>>;

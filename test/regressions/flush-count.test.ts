@@ -9,7 +9,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, expect, it } from "vitest";
 import { parseConfig } from "../../src/config.js";
-import { buildSimulator } from "../../src/simulator.js";
+import { buildSimulator } from "../../src/simulator/simulator.js";
 import type { FlushInfo } from "../../src/persistence/data-file.js";
 
 let dir: string | undefined;

@@ -13,7 +13,7 @@
 import { request } from "node:http";
 import { networkInterfaces } from "node:os";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startSimulator, type RunningSimulator } from "../../src/server.js";
+import { startSimulator, type RunningSimulator } from "../../src/simulator/server.js";
 import { createTestSim } from "../support/sim.js";
 
 const KEY = "custom_key_9f3a";

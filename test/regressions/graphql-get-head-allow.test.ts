@@ -8,7 +8,7 @@
  */
 import { connect } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startSimulator, type RunningSimulator } from "../../src/server.js";
+import { startSimulator, type RunningSimulator } from "../../src/simulator/server.js";
 import { AUTH, createTestSim } from "../support/sim.js";
 
 const HTML = "text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8";

@@ -9,7 +9,7 @@
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { MAX_STAMPS } from "../../src/engine/limits.js";
-import { fixtureSchema } from "../../src/fixtures/schema.js";
+import { fixtureSchema } from "../../src/program/schema.js";
 import { stateProblems } from "../../src/persistence/state-schema.js";
 import { graphqlOverHttp } from "../graphql/http-sim.js";
 import type { TestSim } from "../support/sim.js";

@@ -10,7 +10,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, afterEach, describe, expect, it, vi } from "vitest";
 import { parseConfig } from "../../src/config.js";
-import { buildSimulator } from "../../src/simulator.js";
+import { buildSimulator } from "../../src/simulator/simulator.js";
 import { readDataFile } from "../../src/persistence/data-file.js";
 
 const dir = mkdtempSync(join(tmpdir(), "loyalty-sim-large-"));

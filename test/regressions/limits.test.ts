@@ -9,9 +9,9 @@
 import { describe, expect, it } from "vitest";
 import { parseCli } from "../../src/cli/args.js";
 import { parseConfig } from "../../src/config.js";
-import { generateShop, generateShopInSlices } from "../../src/fixtures/generate.js";
-import { createSimulator, type InProcessSimulator } from "../../src/in-process.js";
-import { defaultShopSpec } from "../../src/simulator.js";
+import { generateShop, generateShopInSlices } from "../../src/program/generate.js";
+import { createSimulator, type InProcessSimulator } from "../../src/simulator/in-process.js";
+import { defaultShopSpec } from "../../src/simulator/simulator.js";
 
 async function post(sim: InProcessSimulator, path: string, body: object, headers: Record<string, string> = {}) {
   const res = await sim.fetch(`/__sim${path}`, { method: "POST", headers: { "Content-Type": "application/json", ...headers }, body: JSON.stringify(body) });

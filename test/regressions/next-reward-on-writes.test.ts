@@ -4,7 +4,7 @@
  * and the OpenAPI document described their answers as the full Customer.
  */
 import { describe, expect, it } from "vitest";
-import { buildOpenApiDocument } from "../../src/openapi-document.js";
+import { buildOpenApiDocument } from "../../src/simulator/openapi-document.js";
 import { createTestSim } from "../support/sim.js";
 
 describe("nextReward only on GET /customers/{id}", () => {

@@ -13,7 +13,7 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { HELP, parseCli } from "../../src/cli/args.js";
 import { optionsFromEnv, parseConfig } from "../../src/config.js";
-import { createSimulator, type InProcessSimulator } from "../../src/in-process.js";
+import { createSimulator, type InProcessSimulator } from "../../src/simulator/in-process.js";
 import { loadScenarioFile } from "../../src/scenarios/load.js";
 import { scenarioSchema } from "../../src/scenarios/schema.js";
 

@@ -6,7 +6,7 @@
  */
 import { afterEach, describe, expect, it, vi } from "vitest";
 import type { Engine, ShopSpec } from "../../src/engine/engine.js";
-import { shopGenerator } from "../../src/fixtures/generate.js";
+import { shopGenerator } from "../../src/program/generate.js";
 import { createTestSim, defaultSpec } from "../support/sim.js";
 
 const template = defaultSpec({ customers: 0 });

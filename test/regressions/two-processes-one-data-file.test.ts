@@ -12,7 +12,7 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it, type TestContext } from "vitest";
 import { parseConfig } from "../../src/config.js";
 import { startSimulator } from "../../src/index.js";
-import { buildSimulator } from "../../src/simulator.js";
+import { buildSimulator } from "../../src/simulator/simulator.js";
 import { ensureBuilt, killAll, runCli, startCli, stopCli } from "../support/cli.js";
 
 let dir: string;

@@ -7,7 +7,7 @@
 import { fileURLToPath } from "node:url";
 import { afterAll, describe, expect, it, vi } from "vitest";
 import { createSimulator, type ControlClient } from "../../src/index.js";
-import { startSimulator } from "../../src/server.js";
+import { startSimulator } from "../../src/simulator/server.js";
 import type { ScenarioInput } from "../../src/scenarios/schema.js";
 
 const TS = "2026-11-23T12:00:00+00:00";

@@ -4,7 +4,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { parseConfig } from "../../src/config.js";
-import { buildSimulator } from "../../src/simulator.js";
+import { buildSimulator } from "../../src/simulator/simulator.js";
 import { ensureBuilt, killAll, startCli, type StartedCli } from "../support/cli.js";
 
 const AUTH = { "X-Api-Key": "sim_key", "X-Api-Secret": "sim_secret" };

@@ -9,7 +9,7 @@ import { fileURLToPath } from "node:url";
 import { Ajv2020 } from "ajv/dist/2020.js";
 import { describe, expect, it } from "vitest";
 import { parse as parseYaml } from "yaml";
-import { serializeScenarioSchema } from "../../src/openapi-document.js";
+import { serializeScenarioSchema } from "../../src/simulator/openapi-document.js";
 import { loadScenarioFile, parseScenario, ScenarioError } from "../../src/scenarios/load.js";
 import type { ScenarioInput } from "../../src/scenarios/schema.js";
 import { AUTH, createTestSim, type TestSim, type TestSimOptions } from "../support/sim.js";

@@ -11,8 +11,8 @@ import { fixedClock, type SimClock } from "../../src/engine/clock.js";
 import type { ShopSpec } from "../../src/engine/engine.js";
 import { DomainError } from "../../src/engine/errors.js";
 import type { Scenario } from "../../src/scenarios/schema.js";
-import { serve } from "../../src/server.js";
-import { buildSimulator, defaultShopSpec } from "../../src/simulator.js";
+import { serve } from "../../src/simulator/server.js";
+import { buildSimulator, defaultShopSpec } from "../../src/simulator/simulator.js";
 import type { Program, ShopAccess } from "../../src/store/types.js";
 import { assertMatchesContract } from "./openapi-check.js";
 

@@ -4,12 +4,12 @@
  */
 import type { AddressInfo } from "node:net";
 import { serve as serveNode, type ServerType } from "@hono/node-server";
-import { parseConfig, type SimulatorConfig, type SimulatorOptions } from "./config.js";
+import { parseConfig, type SimulatorConfig, type SimulatorOptions } from "../config.js";
 import { createControlClient, type ControlClient } from "./in-process.js";
 import { buildSimulator, type BuildOptions, type BuiltSimulator } from "./simulator.js";
-import { nodeServerOptions } from "./http/node-server.js";
-import { API_BASE, GRAPHQL_PATH } from "./http/base.js";
-import { isLoopbackAddress } from "./http/gates/index.js";
+import { nodeServerOptions } from "../http/node-server.js";
+import { API_BASE, GRAPHQL_PATH } from "../http/base.js";
+import { isLoopbackAddress } from "../http/gates/index.js";
 
 export interface RunningSimulator {
   /** `http://127.0.0.1:PORT` */

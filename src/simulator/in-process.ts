@@ -4,14 +4,14 @@
  * `intercept()` for an app that calls production's URL itself.
  * @module
  */
-import { parseConfig, type SimulatorOptions } from "./config.js";
-import type { SimClock } from "./engine/clock.js";
+import { parseConfig, type SimulatorOptions } from "../config.js";
+import type { SimClock } from "../engine/clock.js";
 import { connectionError, faultOf } from "./network-errors.js";
 import { createControlClient, type ControlClient } from "./control-client.js";
 
 export { createControlClient, SimulatorError, type ControlClient, type ControlClientOptions, type RequestFilter } from "./control-client.js";
 import { createInterceptor, type Interception } from "./intercept.js";
-import { API_BASE, GRAPHQL_PATH } from "./http/base.js";
+import { API_BASE, GRAPHQL_PATH } from "../http/base.js";
 import { buildSimulator, type BuiltSimulator } from "./simulator.js";
 
 /** Origin of in-process URLs; any origin works, relative URLs resolve against this one. */

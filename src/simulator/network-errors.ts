@@ -4,7 +4,7 @@
  * @module
  */
 import { constants } from "node:os";
-import { FAULT_HEADER } from "./scenarios/gate.js";
+import { FAULT_HEADER } from "../scenarios/gate.js";
 
 /** A fault that leaves the client without a response (`malformed_json` is a 200, not one of these). */
 export type ConnectionFault = "connection_reset" | "empty_response" | "timeout";

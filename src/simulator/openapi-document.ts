@@ -3,10 +3,10 @@
  * built with an empty default shop, with the default server address.
  * @module
  */
-import { parseConfig } from "./config.js";
-import { openApiConfig } from "./openapi.js";
+import { parseConfig } from "../config.js";
+import { openApiConfig } from "../app/openapi.js";
 import { buildSimulator } from "./simulator.js";
-import { scenarioJsonSchema } from "./scenarios/schema.js";
+import { scenarioJsonSchema } from "../scenarios/schema.js";
 
 export function buildOpenApiDocument() {
   const { app } = buildSimulator(parseConfig({ customers: 0 }));

@@ -4,16 +4,16 @@
  * the `--data` file when it exists. The CLI, the library and the tests all build it here.
  * @module
  */
-import { createApp } from "./app.js";
-import type { SimulatorConfig } from "./config.js";
-import type { SimClock } from "./engine/clock.js";
-import { Engine, type ShopSpec } from "./engine/engine.js";
-import { shopGenerator } from "./fixtures/generate.js";
-import { defaultFixturePath, loadFixtureFile } from "./fixtures/load.js";
-import type { RequestLogLine } from "./http/journal/recorder.js";
-import { loadScenarioFile } from "./scenarios/load.js";
-import type { Scenario } from "./scenarios/schema.js";
-import { DataFile, type DataFileHooks } from "./persistence/data-file.js";
+import { createApp } from "../app/app.js";
+import type { SimulatorConfig } from "../config.js";
+import type { SimClock } from "../engine/clock.js";
+import { Engine, type ShopSpec } from "../engine/engine.js";
+import { shopGenerator } from "../program/generate.js";
+import { defaultFixturePath, loadFixtureFile } from "../program/load.js";
+import type { RequestLogLine } from "../http/journal/recorder.js";
+import { loadScenarioFile } from "../scenarios/load.js";
+import type { Scenario } from "../scenarios/schema.js";
+import { DataFile, type DataFileHooks } from "../persistence/data-file.js";
 
 export const DEFAULT_SHOP_ID = "1";
 

@@ -3,7 +3,7 @@
  * document cannot disagree with the code; `npm run openapi` writes it to openapi/openapi.json.
  * @module
  */
-import { VERSION } from "./version.js";
+import { VERSION } from "../version.js";
 
 export const DEFAULT_SERVER = { url: "http://127.0.0.1:4747", description: "loyalty-sim on its default port" };
 

@@ -9,34 +9,34 @@
 import { createRoute } from "@hono/zod-openapi";
 import type { Context } from "hono";
 import type { StatusCode } from "hono/utils/http-status";
-import type { Engine } from "./engine/engine.js";
-import type { DocumentCache, FieldDecision, GraphQLContext, GraphQLHttpResponse, GraphQLParams, GraphiQLFile, MediaType, PreparedOperation } from "./graphql/index.js";
-import type { ErrorCode } from "./engine/errors.js";
-import { andThen, type MaybePromise } from "./http/maybe-promise.js";
-import { refusalResponse, wantsGraphiQL } from "./graphql/media.js";
-import { applyRespond, preferOf, waitFor, type ScenarioDeps } from "./scenarios/gate.js";
-import { decideRootFields, isRequestLevel, preferredOnEveryField } from "./scenarios/graphql-fields.js";
-import type { Respond } from "./scenarios/schema.js";
-import { GRAPHQL_PATH } from "./http/base.js";
-import type { AppEnv } from "./http/env.js";
-import { sendNoRoute, type FieldIssue } from "./http/errors.js";
-import type { Gate } from "./http/gateway.js";
-import { findShopAgain } from "./http/gates/identify.js";
-import type { Mount } from "./http/mount.js";
-import { pathParams } from "./http/params.js";
-import { bodyText, requestHeader } from "./http/request-input.js";
-import { isOwnLoopbackRequest } from "./http/gates/index.js";
-import { PAGE_FILE_HEADERS } from "./http/page-headers.js";
-import { sendJsonText, setHeader } from "./http/respond.js";
+import type { Engine } from "../engine/engine.js";
+import type { DocumentCache, FieldDecision, GraphQLContext, GraphQLHttpResponse, GraphQLParams, GraphiQLFile, MediaType, PreparedOperation } from "../graphql/index.js";
+import type { ErrorCode } from "../engine/errors.js";
+import { andThen, type MaybePromise } from "../http/maybe-promise.js";
+import { refusalResponse, wantsGraphiQL } from "../graphql/media.js";
+import { applyRespond, preferOf, waitFor, type ScenarioDeps } from "../scenarios/gate.js";
+import { decideRootFields, isRequestLevel, preferredOnEveryField } from "../scenarios/graphql-fields.js";
+import type { Respond } from "../scenarios/schema.js";
+import { GRAPHQL_PATH } from "../http/base.js";
+import type { AppEnv } from "../http/env.js";
+import { sendNoRoute, type FieldIssue } from "../http/errors.js";
+import type { Gate } from "../http/gateway.js";
+import { findShopAgain } from "../http/gates/identify.js";
+import type { Mount } from "../http/mount.js";
+import { pathParams } from "../http/params.js";
+import { bodyText, requestHeader } from "../http/request-input.js";
+import { isOwnLoopbackRequest } from "../http/gates/index.js";
+import { PAGE_FILE_HEADERS } from "../http/page-headers.js";
+import { sendJsonText, setHeader } from "../http/respond.js";
 
 type C = Context<AppEnv>;
-type GraphQLModule = typeof import("./graphql/index.js");
+type GraphQLModule = typeof import("../graphql/index.js");
 
 let loading: Promise<GraphQLModule> | undefined;
 let loaded: GraphQLModule | undefined;
 /** graphql-js and the schema, on first use. */
 function load(): GraphQLModule | Promise<GraphQLModule> {
-  return loaded ?? (loading ??= import("./graphql/index.js").then((module) => (loaded = module)));
+  return loaded ?? (loading ??= import("../graphql/index.js").then((module) => (loaded = module)));
 }
 
 /** A GraphQL answer made by the steps of src/graphql, sent (and journaled) as the app's own JSON. */

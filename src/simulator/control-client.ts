@@ -3,16 +3,16 @@
  * the global one against a simulator on a port. A failed call throws a `SimulatorError`.
  * @module
  */
-import type { ErrorCode } from "./engine/errors.js";
-import type { FieldIssue } from "./http/errors.js";
-import type { Customer } from "./engine/views.js";
+import type { ErrorCode } from "../engine/errors.js";
+import type { FieldIssue } from "../http/errors.js";
+import type { Customer } from "../engine/views.js";
 import type { RouteConfig, z } from "@hono/zod-openapi";
-import * as routes from "./control/control.routes.js";
-import * as inspect from "./control/inspect.routes.js";
-import type { CustomerDetail, CustomerSearch, Upcoming } from "./control/inspect.schemas.js";
-import type { WhyTrace } from "./control/why.schemas.js";
-import type { ClockChange, ClockState, JournalEntry, NewCustomer, NewShop, ScenarioSummary, ShopInfo, SimulatorHealth } from "./control/control.schemas.js";
-import type { OperationId, ScenarioInput } from "./scenarios/schema.js";
+import * as routes from "../control/control.routes.js";
+import * as inspect from "../control/inspect.routes.js";
+import type { CustomerDetail, CustomerSearch, Upcoming } from "../control/inspect.schemas.js";
+import type { WhyTrace } from "../control/why.schemas.js";
+import type { ClockChange, ClockState, JournalEntry, NewCustomer, NewShop, ScenarioSummary, ShopInfo, SimulatorHealth } from "../control/control.schemas.js";
+import type { OperationId, ScenarioInput } from "../scenarios/schema.js";
 
 /**
  * A control-API call that did not succeed: the error envelope's status, code and details, and a
