@@ -2,10 +2,11 @@
  * The fault kinds a scenario can answer with, in one table: what the server does with the request
  * and its socket, whether the client gets an HTTP response, and what each client raises. Every
  * place that handles faults reads it: the scenario schema's enum, the scenario gate
- * (`faultResponse`, `endConnection`), the journal's recorder (`faultResponse`), the in-process
- * `fetch` and interception (`faultOf`, `faultHolds`, `connectionError`).
- * test/scenarios/fault-kinds.test.ts holds each row to what real clients meet on a real socket, in
- * process and intercepted.
+ * (`faultResponse`, `endConnection`), the journal's recorder (`faultResponse`), and the in-process
+ * `fetch` and interception, which have no socket to break: the gate answers them a 599 marked with
+ * `FAULT_HEADER`, and they raise what the row says a client meets (`faultOf`, `faultHolds`,
+ * `connectionError`). test/scenarios/fault-kinds.test.ts holds each row to what real clients meet
+ * on a real socket, in process and intercepted.
  * @module
  */
 import type { Socket } from "node:net";
@@ -15,7 +16,7 @@ import { constants } from "node:os";
 export type ClientKind = "fetch" | "http";
 
 /** A socket error as a client raises it (what a test of the client matches on). */
-export interface SocketErrorShape {
+interface SocketErrorShape {
   name: string;
   message: string;
   code: string;
