@@ -6,6 +6,7 @@ import type { ShopEngine } from "../engine/shop-engine.js";
 import type { DomainError } from "../engine/errors.js";
 import type { MaybePromise } from "./maybe-promise.js";
 import type { DecidedBy, DecisionNotes, FieldIssue, GraphQLFacts, ScenarioRef } from "./facts.js";
+import type { Fault } from "./faults.js";
 import type { OperationRef } from "./operation.js";
 
 export { DECIDERS, type DecidedBy, type ScenarioRef } from "./facts.js";
@@ -40,7 +41,7 @@ export interface AppEnv {
     /** The scenario rule that decided the request, if any. */
     decision?: ScenarioRef;
     /** A network fault that answered instead of a response. */
-    fault?: string;
+    fault?: Fault;
     /** What answered, when not the handler (set only then: the usual request pays nothing). */
     decidedBy?: DecidedBy;
     /** Set by a gate that lets the request through: the answer to send instead of the handler's. */

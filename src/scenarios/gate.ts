@@ -9,6 +9,7 @@ import { DomainError, type ErrorCode } from "../engine/errors.js";
 import { API_BASE } from "../http/base.js";
 import type { AppEnv } from "../http/env.js";
 import { sendError } from "../http/errors.js";
+import { endConnection, FAULT_HEADER, faultResponse, type Fault } from "../http/faults.js";
 import { findShopAgain, type Shops } from "../http/gates/identify.js";
 import type { Gate } from "../http/gateway.js";
 import { customerIdOf } from "../http/operation.js";
@@ -17,13 +18,7 @@ import { sendJson, setHeader, takeSentJson } from "../http/respond.js";
 import { noteSkips, type RuleSkip } from "../http/journal/notes.js";
 import { parsePrefer } from "./prefer.js";
 import type { Decision, RequestFacts, ScenarioRegistry } from "./registry.js";
-import type { Fault, Respond } from "./schema.js";
-
-/** Marks a fault on an in-process response (no socket to break); see `inProcessFetch`. */
-export const FAULT_HEADER = "x-loyalty-sim-fault";
-
-/** Half a customer: what a client sees when the body is cut off mid-way. */
-const MALFORMED_BODY = '{"success":true,"data":{"id":"6677889900","firstName":"Ali';
+import type { Respond } from "./schema.js";
 
 export interface ScenarioDeps {
   registry: ScenarioRegistry;
@@ -99,19 +94,12 @@ function forcedError(c: Context<AppEnv>, code: ErrorCode, message: string | unde
   return sendError(c, new DomainError(code, message, details));
 }
 
+/** Answers as the fault's kind says (http/faults.ts): its response, or the connection ended without one. */
 async function fault(c: Context<AppEnv>, kind: Fault): Promise<Response> {
   c.set("fault", kind);
-  if (kind === "malformed_json") {
-    return c.body(MALFORMED_BODY, 200, { "Content-Type": "application/json" });
-  }
-  const signal = clientSignal(c);
-  if (kind === "timeout") {
-    // Never answer: hold the request until the client (or the server's shutdown) gives up.
-    await new Promise<void>((resolve) => (signal.aborted ? resolve() : signal.addEventListener("abort", () => resolve(), { once: true })));
-  }
-  const socket = c.env?.incoming?.socket;
-  if (socket && kind === "connection_reset") socket.resetAndDestroy();
-  else if (socket) socket.destroy();
+  const response = faultResponse(kind);
+  if (response) return c.body(response.body, response.status, { "Content-Type": response.type });
+  await endConnection(kind, c.env?.incoming?.socket, clientSignal(c));
   return c.body(null, 599 as never, { [FAULT_HEADER]: kind });
 }
 

@@ -11,11 +11,10 @@ import { jsonValue, matchObject, NO_BODY_STATUSES, responseHeaders, stringRecord
 import { MAX_GLOB_LENGTH } from "./glob.js";
 import { ROOT_FIELDS } from "../graphql/root-fields.js";
 import { OPERATION_IDS } from "../http/operation.js";
+import { FAULTS } from "../http/faults.js";
 
 export { OPERATION_IDS, type OperationId } from "../http/operation.js";
-
-export const FAULTS = ["connection_reset", "empty_response", "malformed_json", "timeout"] as const;
-export type Fault = (typeof FAULTS)[number];
+export { FAULTS, type Fault } from "../http/faults.js";
 
 /** Longest delay a rule may ask for: long enough for any client timeout test, short enough to stop. */
 export const MAX_DELAY_MS = 120_000;

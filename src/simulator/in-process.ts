@@ -6,7 +6,7 @@
  */
 import { parseConfig, type SimulatorOptions } from "../config.js";
 import type { SimClock } from "../engine/clock.js";
-import { connectionError, faultOf } from "./network-errors.js";
+import { connectionError, faultHolds, faultOf } from "../http/faults.js";
 import { createControlClient, type ControlClient } from "./control-client.js";
 
 export { createControlClient, SimulatorError, type ControlClient, type ControlClientOptions, type RequestFilter } from "./control-client.js";
@@ -21,9 +21,9 @@ export const IN_PROCESS_ORIGIN = "http://loyalty-sim.local";
 type AppLike = { fetch: (request: Request, env?: { signal: AbortSignal }) => Response | Promise<Response> };
 
 /**
- * A `fetch` that calls the app directly and turns network faults into what a real `fetch` does:
- * a reset or empty response rejects with `TypeError("fetch failed")`, a timeout waits for the
- * caller's AbortSignal and rejects with its reason.
+ * A `fetch` that calls the app directly and turns network faults into what a real `fetch` does
+ * (`FAULT_KINDS` in http/faults.ts): a connection ended rejects with `TypeError("fetch failed")`,
+ * a held request waits for the caller's AbortSignal and rejects with its reason.
  */
 export function inProcessFetch(app: AppLike): typeof fetch {
   return async (input, init) => {
@@ -36,7 +36,8 @@ export function inProcessFetch(app: AppLike): typeof fetch {
     const response = await (signal ? untilAborted(app.fetch(request, { signal }), signal) : app.fetch(request));
     const fault = faultOf(response);
     if (!fault) return response;
-    if (fault === "timeout") throw signal?.reason ?? new DOMException("This operation was aborted", "AbortError");
+    // A held request ended because the caller gave up: a real fetch rejects with its signal's reason.
+    if (faultHolds(fault)) throw signal?.reason ?? new DOMException("This operation was aborted", "AbortError");
     throw connectionError(fault, "fetch");
   };
 }

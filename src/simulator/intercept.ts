@@ -8,7 +8,7 @@
 import type { ClientRequest } from "node:http";
 import { createRequire } from "node:module";
 import type { RequestController } from "@mswjs/interceptors";
-import { connectionError, faultOf, type ClientKind } from "./network-errors.js";
+import { connectionError, faultOf, type ClientKind } from "../http/faults.js";
 
 /** Production's origin (its API is at `https://stamp.appydesign.io/rest_api/v1`). */
 export const PRODUCTION_ORIGIN = "https://stamp.appydesign.io";
@@ -119,8 +119,8 @@ function listen(): { dispose(): void } {
     const fault = faultOf(response);
     // An answer to a destroyed request is dropped by the library, as the client gave up.
     if (fault === undefined || raw?.destroyed) return controller.respondWith(response);
-    // A timeout fault ends only when the client gives up or the interception is restored.
-    controller.errorWith(connectionError(fault === "timeout" ? "empty_response" : fault, client));
+    // The connection ends as the fault's kind says (a held request gets here only when restore() lets it go).
+    controller.errorWith(connectionError(fault, client));
   }
 
   const http = new ClientRequestInterceptor();

@@ -5,6 +5,7 @@
  */
 import type { Context } from "hono";
 import type { AppEnv } from "../env.js";
+import { faultResponse } from "../faults.js";
 import { customerIdOf, type MountedRoute } from "../operation.js";
 import { andThen } from "../maybe-promise.js";
 import { bodyNotRead, bodyToKeep, rawRequestHeaders, requestHeader } from "../request-input.js";
@@ -52,8 +53,7 @@ export class RequestRecorder {
   /** Logs and journals the request once `c.res` (or a fault) has answered it. */
   finish(c: Context<AppEnv>, arrival: Arrival): void | Promise<void> {
     const fault = c.get("fault") ?? null;
-    // A fault answers with no response, unless it is a response (a cut-off body).
-    const status = fault && fault !== "malformed_json" ? null : c.res.status;
+    const status = fault && faultResponse(fault) === undefined ? null : c.res.status;
     const durationMs = Math.round((performance.now() - arrival.started) * 100) / 100;
     const decision = c.get("decision") ?? null;
     const graphql = c.get("graphql");
