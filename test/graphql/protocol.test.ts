@@ -1,11 +1,11 @@
 /**
  * GraphQL over HTTP as `POST /graphql` of the app answers it: media types, parameters, statuses,
- * GraphQL's own request errors, the safety caps, the document cache, forced decisions
- * (acceptance checks 16, 36's 405, 37, 40's caps; spec 2.5, 2.7, 4.2).
+ * GraphQL's own request errors, the safety caps, forced decisions (acceptance checks 16, 36's
+ * 405, 37, 40's caps; spec 2.5, 2.7, 4.2).
  * @module
  */
 import { describe, expect, it, vi } from "vitest";
-import { DocumentCache, GRAPHQL_LIMITS, negotiate, refusalResponse, wantsGraphiQL } from "../../src/graphql/index.js";
+import { GRAPHQL_LIMITS, negotiate, refusalResponse, wantsGraphiQL } from "../../src/graphql/index.js";
 import { AUTH } from "../support/sim.js";
 import { expectRequestError, graphqlSim } from "./graphql-sim.js";
 
@@ -204,36 +204,6 @@ describe("safety caps: refused before validation and execution (check 40)", () =
     expectRequestError(await sim.gql(nested), 200, ["A document may nest brackets at most 64 levels deep."]);
     const list = `{ customer(id: ${"[".repeat(3000)}1${"]".repeat(3000)}) { id } }`;
     expectRequestError(await sim.gql(list), 200, ["A document may nest brackets at most 64 levels deep."]);
-  });
-});
-
-describe("the document cache", () => {
-  it("compiles a text once: the same document (or the same errors) the next time", () => {
-    const cache = new DocumentCache();
-    const first = cache.compile("{ shop { currency } }");
-    expect(cache.compile("{ shop { currency } }")).toBe(first);
-    const bad = cache.compile("{ shop { nope } }");
-    expect(bad.errors).toHaveLength(1);
-    expect(cache.compile("{ shop { nope } }")).toBe(bad);
-    expect(cache.size).toBe(2);
-  });
-
-  it("is bounded by the bytes it keeps, least recently used out first; a large document is not kept", () => {
-    const q = (i: number) => `{ a${i}: shop { currency } }`;
-    const probe = new DocumentCache();
-    probe.compile(q(0));
-    // Room for three such documents, and for one of at most twice the size of each.
-    const cache = new DocumentCache(3 * probe.bytes, 2 * probe.bytes);
-    const first = cache.compile(q(0));
-    cache.compile(q(1));
-    cache.compile(q(2));
-    cache.compile(q(0));
-    cache.compile(q(3));
-    expect(cache.size).toBe(3);
-    expect(cache.compile(q(0))).toBe(first);
-    const large = `{ ${Array.from({ length: 10 }, (_, i) => `b${i}: shop { currency }`).join(" ")} }`;
-    expect(cache.compile(large)).not.toBe(cache.compile(large));
-    expect(cache.size).toBe(3);
   });
 });
 
