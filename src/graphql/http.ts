@@ -1,9 +1,9 @@
 /**
  * GraphQL over HTTP (the 2024 text that graphql-http 1.23 implements and audits) as plain
  * functions of the request's method, headers and body text: no server, no gateway. A request goes
- * through four steps, which the gateway may call one by one to act between them (scenario rules
- * need the prepared operation): `readRequest`, `prepareRequest`, `executePrepared` (execute.ts),
- * `writeResult`.
+ * through four steps, which the `/graphql` route (app/graphql-route.ts) calls one by one to act
+ * between them (scenario rules need the prepared operation): `readRequest`, `prepareRequest`,
+ * `executePrepared` (execute.ts), `writeResult`.
  * Execution stays synchronous unless a resolver waits.
  * @module
  */
@@ -12,8 +12,6 @@ import { jsonTextTooDeep, MAX_JSON_DEPTH } from "../http/json-depth.js";
 import type { OperationId } from "../http/operation.js";
 import type { DocumentCache } from "./documents.js";
 import { prepareOperation, type PreparedOperation } from "./operation.js";
-import { executePrepared } from "./execute.js";
-import type { GraphQLContext } from "./resolvers.js";
 import { customerIdOf, REST_TWINS, type RootField } from "./twins.js";
 import { GRAPHQL_RESPONSE, JSON_MEDIA, negotiate, type MediaType } from "./media.js";
 
@@ -155,18 +153,4 @@ export function operationRecord(prepared: PreparedOperation, result?: ExecutionR
 export function writeResult(prepared: PreparedOperation, media: MediaType, result: ExecutionResult): GraphQLHttpResponse {
   const body = result.errors && result.errors.length > 0 ? { data: result.data ?? null, errors: result.errors } : { data: result.data ?? null };
   return respond(200, media, body, operationRecord(prepared, result));
-}
-
-/** The four steps in a row: the whole answer to one request. */
-export function handleGraphQLRequest(
-  request: GraphQLHttpRequest,
-  context: GraphQLContext,
-  cache: DocumentCache,
-): GraphQLHttpResponse | Promise<GraphQLHttpResponse> {
-  const read = readRequest(request);
-  if (read.response) return read.response;
-  const { prepared, response } = prepareRequest(read.params, read.media, cache);
-  if (response) return response;
-  const result = executePrepared(prepared, context);
-  return result instanceof Promise ? result.then((done) => writeResult(prepared, read.media, done)) : writeResult(prepared, read.media, result);
 }

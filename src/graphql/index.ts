@@ -10,7 +10,6 @@ export { DocumentCache, GRAPHQL_LIMITS, type Compiled } from "./documents.js";
 export { prepareOperation, type OperationPlan, type PreparedOperation, type RootFieldUse } from "./operation.js";
 export { executePrepared, JIT_OPTIONS } from "./execute.js";
 export {
-  handleGraphQLRequest,
   negotiate,
   operationRecord,
   prepareRequest,

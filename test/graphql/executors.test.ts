@@ -3,8 +3,8 @@
  * time for queries, graphql-js again where the two part (src/graphql/execute.ts). Clients must not
  * be able to tell: generated queries (every root field, real and unknown ids, wrong values,
  * partial selections, aliases, fragments, `@skip`/`@include`, `__typename`) give the same JSON
- * text, errors and their order included, on every run. Replay a failure with `FC_SEED=<seed>`;
- * `FC_RUNS` scales the runs.
+ * text, errors and their order included, on every run. Execution stays synchronous unless a field
+ * waits. Replay a failure with `FC_SEED=<seed>`; `FC_RUNS` scales the runs.
  * @module
  */
 import fc from "fast-check";
@@ -12,14 +12,14 @@ import { execute, getNamedType, GraphQLObjectType, parse, type ExecutionResult, 
 import { compileQuery, isCompiledQuery } from "graphql-jit";
 import { describe, expect, it } from "vitest";
 import { DocumentCache, executePrepared, JIT_OPTIONS, JSON_MEDIA, prepareOperation, schema, writeResult } from "../../src/graphql/index.js";
+import { createTestSim } from "../support/sim.js";
 import { call, documentOf } from "./generated-operations.js";
-import { graphqlSim } from "./graphql-sim.js";
 import { QUERY_FIELDS } from "../../src/graphql/root-fields.js";
 
 const SEED = process.env.FC_SEED !== undefined ? Number(process.env.FC_SEED) : Math.floor(Math.random() * 2 ** 31);
 const RUNS = Number(process.env.FC_RUNS ?? 150);
 
-const sim = graphqlSim({ customers: 12 });
+const sim = createTestSim({ customers: 12 });
 
 /** How one object-typed field's selection is written: which leaves, and in what wrapping. */
 interface Shape {
@@ -136,6 +136,19 @@ describe("which executor runs an operation", () => {
       expect(prepared!.plan.runs).toBe(0);
       expect(sim.shop.getCustomer(customer()).value.stampBalance).toBe(before);
     }
+  });
+
+  it("answers are synchronous unless a field waits", async () => {
+    const cache = new DocumentCache();
+    const { prepared } = prepareOperation(cache.compile("{ shop { currency } }").document!, null, null, cache);
+    const now = executePrepared(prepared!, { shop: sim.shop });
+    expect(now).not.toBeInstanceOf(Promise);
+    const waits: number[] = [];
+    const wait = (ms: number) => (waits.push(ms), Promise.resolve());
+    const later = executePrepared(prepared!, { shop: sim.shop, forced: new Map([["shop", { delayMs: 250 }]]), wait });
+    expect(later).toBeInstanceOf(Promise);
+    expect(JSON.parse(writeResult(prepared!, JSON_MEDIA, await later).body)).toStrictEqual({ data: { shop: { currency: "USD" } } });
+    expect(waits).toEqual([250]);
   });
 
   it("an operation without variables is prepared once; one with variables, for each request", () => {

@@ -17,7 +17,7 @@ const SEED = process.env.FC_SEED !== undefined ? Number(process.env.FC_SEED) : M
 const RUNS = Number(process.env.FC_RUNS ?? 150);
 const CODES = new Set([...Object.keys(ERROR_CATALOG), "TIER_UPDATE_FAILED"]);
 
-const sim = graphqlSim({ customers: 12 });
+const sim = graphqlSim({ customers: 12, access: { rateLimit: null } });
 const customers = () => sim.shop.store.data.customers;
 
 describe("generated operations over the 21 root fields", () => {

@@ -1,13 +1,13 @@
 /**
- * The GraphQL API in process, beside the REST app of `createTestSim` over the same engine: `gql`
- * runs a request through the transport-agnostic GraphQL steps on a shop, `call` is REST's, so a
- * test can compare the two APIs on one shop.
+ * GraphQL as users send it: `POST /graphql` through the app that `createTestSim` builds (the
+ * gateway, the route, the journal), beside REST's `call` on the same simulator, so a test can
+ * compare the two APIs on one shop. `gql` also gives what the journal recorded of the operation.
  * @module
  */
 import { expect } from "vitest";
-import { DocumentCache, handleGraphQLRequest, type FieldDecision, type GraphQLHttpResponse } from "../../src/graphql/index.js";
-import type { ShopEngine } from "../../src/engine/shop-engine.js";
-import { createTestSim, type TestSimOptions } from "../support/sim.js";
+import type { JournalEntry } from "../../src/http/journal/record.js";
+import type { TestSimOptions } from "../support/sim.js";
+import { graphqlOverHttp } from "./http-sim.js";
 
 export interface GqlInit {
   accept?: string;
@@ -16,30 +16,39 @@ export interface GqlInit {
   /** The body as sent, instead of `{ query, variables, operationName }`. */
   rawBody?: string;
   method?: string;
-  /** Another shop than the default one. */
-  shop?: ShopEngine;
-  forced?: ReadonlyMap<string, FieldDecision>;
+  /** Another shop's credentials than the default one's. */
+  auth?: Record<string, string>;
+  /** More headers (a `Prefer`, ...). */
+  headers?: Record<string, string>;
 }
 
 export interface GqlResult {
   status: number;
-  headers: Record<string, string>;
+  headers: Headers;
   // Tests read into bodies freely.
   body: any;
-  graphql: GraphQLHttpResponse["graphql"];
+  /** The operation the journal recorded for this request: null when none ran, or when the request was not journaled (a GET). */
+  graphql: JournalEntry["graphql"];
 }
 
 export function graphqlSim(options: TestSimOptions = {}) {
-  const sim = createTestSim(options);
-  const cache = new DocumentCache();
+  const sim = graphqlOverHttp(options);
+  /** The journal's newest entry id as last seen: each look reads only the entries since. */
+  let seen = 0;
+  const newestId = () => (seen = sim.journal.list({ after: seen, limit: 1 })[0]?.id ?? seen);
 
   async function gql(query: string, variables?: Record<string, unknown> | null, init: GqlInit = {}): Promise<GqlResult> {
-    const bodyText = init.rawBody ?? JSON.stringify({ query, ...(variables !== undefined && { variables }), ...(init.operationName !== undefined && { operationName: init.operationName }) });
-    const context = { shop: init.shop ?? sim.shop, onBug: (e: unknown) => sim.bugs.push(e), ...(init.forced && { forced: init.forced }) };
-    const request = { method: init.method ?? "POST", contentType: init.contentType ?? "application/json", accept: init.accept, bodyText };
-    const res = await handleGraphQLRequest(request, context, cache);
-    if (sim.bugs.length > 0) throw new Error(`a resolver failed: ${String(sim.bugs[0])}`);
-    return { status: res.status, headers: res.headers, body: JSON.parse(res.body), graphql: res.graphql };
+    const before = newestId();
+    const headers = { ...(init.contentType !== undefined && { "Content-Type": init.contentType }), ...(init.accept !== undefined && { Accept: init.accept }), ...init.headers };
+    const res = await sim.post(query, variables, {
+      headers,
+      ...(init.auth && { auth: init.auth }),
+      ...(init.operationName !== undefined && { operationName: init.operationName }),
+      ...(init.rawBody !== undefined && { rawBody: init.rawBody }),
+      ...(init.method !== undefined && { method: init.method }),
+    });
+    const entry = sim.journal.list({ after: before, limit: 1 })[0];
+    return { ...res, graphql: entry?.graphql ?? null };
   }
 
   /** The REST view of one customer (the `data` of GET /customers/{id}). */
@@ -50,7 +59,7 @@ export function graphqlSim(options: TestSimOptions = {}) {
   const mergedCustomer = () => records.find((c) => c.mergedIntoCustomerId !== undefined)!.id;
   const removedCustomer = () => records.find((c) => c.excluded && c.mergedIntoCustomerId === undefined)!.id;
 
-  return { ...sim, gql, cache, restCustomer, mergedCustomer, removedCustomer };
+  return { ...sim, gql, restCustomer, mergedCustomer, removedCustomer };
 }
 
 export type GraphqlSim = ReturnType<typeof graphqlSim>;

@@ -9,9 +9,11 @@ export interface PostInit {
   headers?: Record<string, string>;
   /** Send no credentials (default: the default shop's). */
   auth?: false | Record<string, string>;
-  operationName?: string;
+  operationName?: string | null;
   /** The body as sent, instead of `{ query, variables, operationName }`. */
   rawBody?: string;
+  /** POST unless given; a GET or HEAD is sent without a body. */
+  method?: string;
 }
 
 export interface HttpResult {
@@ -24,11 +26,12 @@ export interface HttpResult {
 export function graphqlOverHttp(options: TestSimOptions = {}) {
   const sim = createTestSim(options);
 
-  async function post(query: string, variables?: Record<string, unknown>, init: PostInit = {}): Promise<HttpResult> {
+  async function post(query: string, variables?: Record<string, unknown> | null, init: PostInit = {}): Promise<HttpResult> {
     const auth = init.auth === false ? {} : (init.auth ?? AUTH);
     const headers = { "Content-Type": "application/json", ...auth, ...init.headers };
-    const body = init.rawBody ?? JSON.stringify({ query, ...(variables && { variables }), ...(init.operationName !== undefined && { operationName: init.operationName }) });
-    const res = await sim.app.request("/graphql", { method: "POST", headers, body });
+    const method = init.method ?? "POST";
+    const body = init.rawBody ?? JSON.stringify({ query, ...(variables !== undefined && { variables }), ...(init.operationName !== undefined && { operationName: init.operationName }) });
+    const res = await sim.app.request("/graphql", { method, headers, ...(method !== "GET" && method !== "HEAD" && { body }) });
     const text = await res.text();
     const parsed = text && res.headers.get("content-type")?.includes("json") ? JSON.parse(text) : text;
     // Other 5xx are forced (a scenario's status, a Prefer header); a bug is a 500 or a resolver's INTERNAL_ERROR.
