@@ -1,5 +1,5 @@
 /**
- * Screenshots of each inspector page for the README: `npm run build && node --import tsx
+ * Screenshots of each inspector page for docs/inspector.md: `npm run build && node --import tsx
  * scripts/inspector-screenshots.ts`. Starts the built CLI, makes a few API calls (a 200, an
  * INSUFFICIENT_STAMPS refusal, a 404, one answered by a scenario), and writes docs/inspector/*.png.
  * @module

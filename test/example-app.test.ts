@@ -1,8 +1,8 @@
 /**
  * examples/vitest-app as a consumer project runs it: the packed package installed (its other
  * dependencies linked from ours, no download), `tsc --noEmit`, then its own vitest suite. The
- * README's TypeScript snippets are compiled in the same project, against the same package and
- * beside the example's `src/loyalty.ts`, which they import.
+ * TypeScript snippets of the README and of docs/ are compiled in the same project, against the same
+ * package and beside the example's `src/loyalty.ts`, which they import.
  */
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -10,7 +10,7 @@ import { dirname, join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ROOT } from "./support/cli.js";
 import { cleanEnv, npm, packedTarball, run } from "./support/pack.js";
-import { readmeDiagnostics, readmeSnippets, type Snippet } from "./support/readme-snippets.js";
+import { docPages, docSnippets, snippetDiagnostics, type Snippet } from "./support/doc-snippets.js";
 
 const EXAMPLE = join(ROOT, "examples/vitest-app");
 type Manifest = { dependencies?: Record<string, string>; devDependencies?: Record<string, string> };
@@ -24,7 +24,7 @@ let app: string;
 let snippets: Snippet[];
 let skipped: number;
 let exampleTsc: string;
-let readmeTsc: string;
+let snippetsTsc: string;
 
 beforeAll(async () => {
   const tarball = await packedTarball();
@@ -40,16 +40,16 @@ beforeAll(async () => {
     symlinkSync(join(ROOT, "node_modules", name), join(app, "node_modules", name), "dir");
   }
 
-  ({ snippets, skipped } = readmeSnippets(readFileSync(join(ROOT, "README.md"), "utf8")));
+  ({ snippets, skipped } = docSnippets(docPages(ROOT)));
   for (const { file, code } of snippets) {
-    mkdirSync(dirname(join(app, "readme", file)), { recursive: true });
-    writeFileSync(join(app, "readme", file), code);
+    mkdirSync(dirname(join(app, "snippets", file)), { recursive: true });
+    writeFileSync(join(app, "snippets", file), code);
   }
-  // `../src/loyalty.js` from a snippet in readme/test/ is the example's module.
-  symlinkSync(join(app, "src"), join(app, "readme", "src"), "dir");
+  // `../src/loyalty.js` from a snippet in snippets/test/ is the example's module.
+  symlinkSync(join(app, "src"), join(app, "snippets", "src"), "dir");
   // The snippets on their own, as a reader copies them: the example's declarations do not help them.
-  writeFileSync(join(app, "tsconfig.readme.json"), JSON.stringify({ extends: "./tsconfig.json", include: ["readme"] }));
-  [exampleTsc, readmeTsc] = await Promise.all([tsc("tsconfig.json"), tsc("tsconfig.readme.json")]);
+  writeFileSync(join(app, "tsconfig.snippets.json"), JSON.stringify({ extends: "./tsconfig.json", include: ["snippets"] }));
+  [exampleTsc, snippetsTsc] = await Promise.all([tsc("tsconfig.json"), tsc("tsconfig.snippets.json")]);
 }, 240_000);
 
 /** tsc's diagnostics of a project of the app, one a line, paths relative to the app. */
@@ -77,11 +77,11 @@ describe("examples/vitest-app against the packed package", { timeout: 120_000 },
     expect(exampleTsc.split("\n").filter((l) => l.trim() !== "")).toEqual([]);
   });
 
-  it("every TypeScript snippet of the README compiles in it", () => {
+  it("every TypeScript snippet of the README and docs/ compiles in it", () => {
     expect([snippets.length, skipped]).toEqual([11, 0]);
-    expect(snippets.map((s) => s.file).filter((f) => !f.startsWith("test/readme-L"))).toEqual(["vitest.global-setup.ts", "test/file-shop.ts", "test/expiry.test.ts"]);
-    expect(readmeDiagnostics(readmeTsc, "readme", snippets)).toEqual([]);
-    expect(readmeTsc).toBe("");
+    expect(snippets.map((s) => s.file).filter((f) => !/-L\d+\.ts$/.test(f))).toEqual(["vitest.global-setup.ts", "test/file-shop.ts", "test/expiry.test.ts"]);
+    expect(snippetDiagnostics(snippetsTsc, "snippets", snippets)).toEqual([]);
+    expect(snippetsTsc).toBe("");
   });
 
   it("passes its own vitest suite: every file, every test", async () => {

@@ -14,7 +14,7 @@ import { describe, expect, it } from "vitest";
 import { loadScenarioFile } from "../../src/scenarios/load.js";
 import { createTestSim, NOW_ISO } from "../support/sim.js";
 
-/** The documented limit (README, Scenarios). */
+/** The documented limit (docs/scenarios.md, Refused when added). */
 const LIMIT = 64;
 const TOO_DEEP = `nests deeper than ${LIMIT} levels, the limit for JSON bodies`;
 

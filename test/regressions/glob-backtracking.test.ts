@@ -7,7 +7,7 @@ import { describe, expect, it } from "vitest";
 import { createTestSim } from "../support/sim.js";
 
 const teapot = { status: 418 };
-/** The documented longest glob (README, Scenarios). */
+/** The documented longest glob (docs/scenarios.md, Rules). */
 const MAX_GLOB_LENGTH = 1024;
 
 describe("path globs cost at most path x pattern", () => {

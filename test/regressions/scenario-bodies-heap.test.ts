@@ -17,7 +17,7 @@ import { createSimulator, type InProcessSimulator } from "../../src/simulator/in
 import { loadScenarioFile } from "../../src/scenarios/load.js";
 import { scenarioSchema } from "../../src/scenarios/schema.js";
 
-/** The documented limit (README, Limits). */
+/** The documented limit (docs/limits.md, One scenario). */
 const MAX_VALUES = 100_000;
 const TOO_MANY = `holds more than ${MAX_VALUES} JSON values (objects, arrays, strings, numbers, booleans and nulls), the limit for one scenario: make its bodies smaller`;
 const json = { "Content-Type": "application/json" };

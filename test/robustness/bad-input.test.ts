@@ -32,7 +32,7 @@ const RUNS = Number(process.env.FC_RUNS ?? 150);
 const MAX = Number.MAX_SAFE_INTEGER;
 const BODY_LIMIT = 1024 * 1024;
 const DAYS_IN_MONTH = [31, 29, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
-/** Fields of the platform that PATCH refuses by name (README: name, email and phone). */
+/** Fields of the platform that PATCH refuses by name (docs/api.md: name, email and phone). */
 const NOT_WRITABLE = ["firstName", "lastName", "email", "phone", "first_name", "last_name"];
 
 // ---------------------------------------------------------------------------------------------

@@ -1,6 +1,6 @@
 /**
  * Path globs (src/scenarios/glob.ts): the automaton against a plain recursive matcher written from
- * the README's rules, and against the regex the globs used to be (their semantics are unchanged),
+ * the rules docs/scenarios.md gives, and against the regex the globs used to be (their semantics are unchanged),
  * on generated patterns and paths; then the patterns a backtracking matcher never finishes.
  */
 import fc from "fast-check";
