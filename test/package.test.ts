@@ -48,9 +48,11 @@ describe("the npm package", { timeout: 60_000 }, () => {
     expect(packed.filter((p) => p.startsWith("scenarios/")).sort()).toEqual(scenarios.sort());
     expect(packed.filter((p) => p.startsWith("fixtures/")).sort()).toEqual(shipped("fixtures").sort());
     expect(packed.filter((p) => p.startsWith("assets/")).sort()).toEqual(shipped("assets").sort());
+    // The pages the README links, so an installed copy's links work (the screenshots stay in the repository).
+    expect(packed.filter((p) => p.startsWith("docs/")).sort()).toEqual(readdirSync(join(ROOT, "docs")).filter((f) => f.endsWith(".md")).map((f) => `docs/${f}`).sort());
     const unwanted = packed.filter((p) => /^(src|test|scripts|\.ci|node_modules|bench|coverage)\//.test(p) || /(^|\/)tsconfig[^/]*\.json$|^Dockerfile$|^\.dockerignore$|^redocly\.yaml$|\.tgz$/.test(p));
     expect(unwanted).toEqual([]);
-    expect(packed.every((p) => /^(dist|fixtures|scenarios|openapi|graphql|assets)\/|^(README\.md|package\.json|LICENSE)$/.test(p)), packed.join("\n")).toBe(true);
+    expect(packed.every((p) => /^(dist|fixtures|scenarios|openapi|graphql|assets)\/|^docs\/[^/]+\.md$|^(README\.md|package\.json|LICENSE)$/.test(p)), packed.join("\n")).toBe(true);
   });
 
   it("installs with its runtime dependencies only", () => {
