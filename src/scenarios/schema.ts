@@ -9,10 +9,7 @@ import { ERROR_CODES } from "../engine/errors.js";
 import { count } from "../http/integers.js";
 import { jsonValue, matchObject, NO_BODY_STATUSES, responseHeaders, stringRecord } from "./field-checks.js";
 import { MAX_GLOB_LENGTH } from "./glob.js";
-import { ROOT_FIELDS } from "../graphql/root-fields.js";
-import { OPERATION_IDS } from "../http/operation.js";
-
-export { OPERATION_IDS, type OperationId } from "../http/operation.js";
+import { OPERATION_IDS, ROOT_FIELDS } from "../contract/index.js";
 
 export const FAULTS = ["connection_reset", "empty_response", "malformed_json", "timeout"] as const;
 export type Fault = (typeof FAULTS)[number];

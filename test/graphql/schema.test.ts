@@ -10,7 +10,7 @@ import {
 } from "graphql";
 import { describe, expect, it } from "vitest";
 import { graphqlSchemaSDL, MUTATION_FIELDS, printedSchema, QUERY_FIELDS, REST_TWINS, schema } from "../../src/graphql/index.js";
-import { OPERATION_IDS } from "../../src/scenarios/schema.js";
+import { OPERATION_IDS } from "../../src/contract/index.js";
 import { graphqlSim } from "./graphql-sim.js";
 
 const committed = readFileSync(new URL("../../graphql/schema.graphql", import.meta.url), "utf8");
