@@ -1,5 +1,5 @@
 /**
- * Generated GraphQL operations over the 21 root fields, for the property tests: arguments real and
+ * Generated GraphQL operations over every root field, for the property tests: arguments real and
  * unknown (ids by position in the shop as it is when sent), extreme numbers, long and odd text,
  * cursors real and not, values of the wrong type; each argument passed as a variable.
  * @module
