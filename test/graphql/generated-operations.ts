@@ -69,7 +69,9 @@ export interface Call {
 export const call = (fields: readonly RootField[]) =>
   fc.constantFrom(...fields).chain((field) => {
     const args = rootField(field).args.map((arg) => {
-      const main = anyValue(ARGUMENTS[arg.name]!);
+      const values = ARGUMENTS[arg.name];
+      if (values === undefined) throw new Error(`ARGUMENTS (test/graphql/generated-operations.ts) has no values for ${field}'s argument ${arg.name}`);
+      const main = anyValue(values);
       const picked = isNonNullType(arg.type) ? main : fc.option(main, { nil: undefined });
       return picked.map((pick) => [arg.name, pick] as const);
     });
