@@ -37,7 +37,8 @@ export type { Customer, Activity, RewardCode, Reward, Tier, EarnRule, Beacon, Sh
 export type { StampResult } from "./engine/stamps.js";
 export type { RedemptionResult } from "./engine/rewards.js";
 export type { PageInfo as Pagination } from "./engine/pagination.js";
-export type { ScenarioInput as Scenario, OperationId } from "./scenarios/schema.js";
+export type { ScenarioInput as Scenario } from "./scenarios/schema.js";
+export type { OperationId } from "./contract/index.js";
 
 export interface ClientOptions {
   /** Up to and including `/rest_api/v1` is not needed: give the origin, e.g. `http://127.0.0.1:4747`. */

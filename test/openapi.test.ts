@@ -1,16 +1,10 @@
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
+import { OPERATION_IDS } from "../src/contract/index.js";
 import { serializeOpenApiDocument } from "../src/simulator/openapi-document.js";
 
 const committed = readFileSync(new URL("../openapi/openapi.json", import.meta.url), "utf8");
 const doc = JSON.parse(committed);
-
-const OPERATION_IDS = [
-  "listCustomers", "getCustomer", "updateCustomer", "setCustomerTier", "awardStamps", "adjustStamps",
-  "listRewardCodes", "useRewardCode", "voidRewardCode", "redeemReward", "grantReward", "listActivities",
-  "processEarnRule", "listTiers", "getTier", "listEarnRules", "getEarnRule", "getShop", "listRewards",
-  "getReward", "listBeacons",
-];
 
 const apiOperations = () =>
   Object.entries(doc.paths as Record<string, Record<string, any>>)

@@ -5,10 +5,7 @@
  */
 import type { MergeSchemaPath } from "hono/types";
 import type { OpenAPIHono } from "@hono/zod-openapi";
-import { customersRouter } from "../api/customers/customers.router.js";
-import { programRouter } from "../api/program/program.router.js";
-import { rewardsRouter } from "../api/rewards/rewards.router.js";
-import { stampsRouter } from "../api/stamps/stamps.router.js";
+import { apiRouter, type ApiSchema } from "../api/router.js";
 import { DEFAULT_LIMITS, type Limits } from "../config.js";
 import { controlRouter } from "../control/control.router.js";
 import { EventHub } from "../control/events.js";
@@ -85,14 +82,11 @@ function covers(path: string, method: string): boolean {
   return isApiPath(path) || path === "/openapi.json" || path === `${GRAPHQL_PATH}/schema.graphql`;
 }
 
-/** A router's routes as mounted under the API base (what `app.route(API_BASE, router)` adds). */
-type Mounted<R> = R extends (...args: never[]) => OpenAPIHono<AppEnv, infer S> ? MergeSchemaPath<S, typeof API_BASE> : never;
-
 /**
- * The API's routes with every documented answer, for `hono/client`. Spelled out from the routers
- * by name, so the .d.ts files refer to them instead of repeating every route's answers.
+ * The API's routes with every documented answer, for `hono/client`, as mounted under the API base.
+ * Spelled out by name, so the .d.ts files refer to it instead of repeating every route's answers.
  */
-export type ApiRoutes = OpenAPIHono<AppEnv, Mounted<typeof customersRouter> & Mounted<typeof stampsRouter> & Mounted<typeof rewardsRouter> & Mounted<typeof programRouter>>;
+export type ApiRoutes = OpenAPIHono<AppEnv, MergeSchemaPath<ApiSchema, typeof API_BASE>>;
 
 export type App = OpenAPIHono<AppEnv>;
 
@@ -152,11 +146,7 @@ export function createApp(deps: AppDeps): BuiltApp {
   const toGraphql = createMount({ wrap: gateway.graphql, base: "" });
 
   const app = createRouter({ getPath: requestPath });
-  const api = app
-    .route(API_BASE, customersRouter(toApi))
-    .route(API_BASE, stampsRouter(toApi))
-    .route(API_BASE, rewardsRouter(toApi))
-    .route(API_BASE, programRouter(toApi));
+  const api = app.route(API_BASE, apiRouter(toApi));
   const limits = { ...DEFAULT_LIMITS, ...deps.limits };
   const { onReset, dataFileFailure } = deps;
   app.route("/", controlRouter(toOther, { engine, registry, journal, limiter: quotas, limits, ...(onReset && { onReset }), ...(dataFileFailure && { dataFileFailure }), events }));

@@ -1,6 +1,6 @@
 /**
  * The OpenAPI document's fixed parts. Paths and schemas come from the routes themselves, so the
- * document cannot disagree with the code; `npm run openapi` writes it to openapi/openapi.json.
+ * document cannot disagree with the code; `npm run documents` writes it to openapi/openapi.json.
  * @module
  */
 import { VERSION } from "../version.js";

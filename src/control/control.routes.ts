@@ -5,7 +5,7 @@
  */
 import { createRoute, z, type RouteConfig } from "@hono/zod-openapi";
 import { pathParams } from "../http/params.js";
-import { CustomerSchema } from "../http/schemas.js";
+import { CustomerSchema } from "../contract/shapes.js";
 import { MAX_SCENARIO_VALUES, SCENARIO_TEXT_LIMIT, YAML_SCENARIO_LIMIT } from "../scenarios/limits.js";
 import { scenarioSchema } from "../scenarios/schema.js";
 import {

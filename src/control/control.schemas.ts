@@ -6,7 +6,7 @@ import { count, integerText } from "../http/integers.js";
 import { ErrorEnvelopeSchema } from "../http/schemas.js";
 import { DECIDERS } from "../http/env.js";
 import { MAX_GLOB_LENGTH } from "../scenarios/glob.js";
-import { OPERATION_IDS } from "../scenarios/schema.js";
+import { OPERATION_IDS } from "../contract/index.js";
 
 export const CONTROL_TAG = "Simulator control";
 

@@ -1,7 +1,8 @@
 /** @module Schemas of the control API's reads for the inspector: customers, upcoming events, marks. */
 import { z } from "@hono/zod-openapi";
 import { integerText } from "../http/integers.js";
-import { ActivitySchema, CustomerSchema, CustomerSummarySchema, PaginationSchema, RewardCodeSchema } from "../http/schemas.js";
+import { ActivitySchema, CustomerSchema, CustomerSummarySchema, RewardCodeSchema } from "../contract/shapes.js";
+import { PaginationSchema } from "../http/schemas.js";
 
 export const ShopQuery = z.object({
   shop: z.string().min(1).max(200).optional().openapi({

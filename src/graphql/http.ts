@@ -9,10 +9,10 @@
  */
 import type { ExecutionResult, GraphQLError } from "graphql";
 import { jsonTextTooDeep, MAX_JSON_DEPTH } from "../http/json-depth.js";
-import type { OperationId } from "../http/operation.js";
+import { REST_TWINS, type OperationId, type RootField } from "../contract/index.js";
+import { customerIdOf } from "../contract/twin-request.js";
 import type { DocumentCache } from "./documents.js";
 import { prepareOperation, type PreparedOperation } from "./operation.js";
-import { customerIdOf, REST_TWINS, type RootField } from "./twins.js";
 import { GRAPHQL_RESPONSE, JSON_MEDIA, negotiate, type MediaType } from "./media.js";
 
 export { GRAPHQL_RESPONSE, JSON_MEDIA, negotiate, refusalResponse, wantsGraphiQL, type MediaType } from "./media.js";

@@ -27,16 +27,9 @@ export {
   type OperationRecord,
 } from "./http.js";
 export { fieldError, type FieldDecision, type FieldErrorCode, type GraphQLContext } from "./resolvers.js";
-export {
-  argumentIssues,
-  MUTATION_FIELDS,
-  QUERY_FIELDS,
-  REST_TWINS,
-  restTwinRequest,
-  type ArgumentIssue,
-  type ArgumentTwin,
-  type RestTwin,
-  type RestTwinRequest,
-  type RootField,
-} from "./twins.js";
+export { checkArguments, type ArgumentIssue, type CheckedArguments } from "./twins.js";
+// The root fields and their twins are the contract's; tests and tools find them here too.
+export { MUTATION_FIELDS, QUERY_FIELDS, REST_TWINS, type RestTwin, type RootField } from "../contract/index.js";
+export { restTwinRequest, type RestTwinRequest } from "../contract/twin-request.js";
+export type { ArgumentTwin } from "../contract/twin.js";
 export { graphiqlAsset, graphiqlInit, graphiqlPage, graphqlSchemaFile, type GraphiQLFile, type GraphiQLOptions } from "./graphiql.js";

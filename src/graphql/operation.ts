@@ -20,9 +20,9 @@ import {
 } from "graphql";
 import type { CompiledQuery } from "graphql-jit";
 import { documentError, GRAPHQL_LIMITS, type DocumentCache } from "./documents.js";
-import { MAX_CUSTOMER_CODES } from "../engine/limits.js";
+import { operationOf, REST_TWINS, ROOT_FIELDS, type RootField } from "../contract/index.js";
+import { DEFAULT_PAGE_SIZE } from "../contract/inputs.js";
 import { schema } from "./schema.js";
-import { REST_TWINS, type RootField } from "./twins.js";
 
 /** One root field as the operation selects it. */
 export interface RootFieldUse {
@@ -111,6 +111,19 @@ function rootFieldNodes(
   return out;
 }
 
+/** How many list items a root field may answer: a page's limit, or as many as a list answered whole may hold. */
+function listItemsOf(field: RootField, args: Record<string, unknown>): number {
+  const twin = REST_TWINS[field];
+  if (operationOf(twin.operation)!.answer.kind === "page") return typeof args.limit === "number" ? Math.max(0, args.limit) : DEFAULT_PAGE_SIZE;
+  return twin.declared.maxItems ?? 0;
+}
+
+/** The lists answered whole, as the refusal of too many items names them. */
+const WHOLE_LISTS = ROOT_FIELDS.flatMap((field) => {
+  const most = REST_TWINS[field].declared.maxItems;
+  return most === undefined ? [] : [`${most} for each ${field}`];
+}).join(", ");
+
 /**
  * The operation a request runs, ready to execute; or the request errors that refuse it (an
  * operation not determinable, a subscription, variables that do not coerce, lists too long).
@@ -161,13 +174,11 @@ function prepareFresh(
     if (definition === undefined || !Object.hasOwn(REST_TWINS, node.name.value)) continue;
     const args = getArgumentValues(definition, node, coerced.coerced);
     const field = node.name.value as RootField;
-    if (field === "customers" || field === "customerActivities") listItems += typeof args.limit === "number" ? Math.max(0, args.limit) : 20;
-    // Answered whole: as many as a customer may hold.
-    else if (field === "rewardCodes") listItems += MAX_CUSTOMER_CODES;
+    listItems += listItemsOf(field, args);
     rootFields.push({ field, alias: node.alias?.value ?? null, responseKey, args });
   }
   if (listItems > GRAPHQL_LIMITS.listItems) {
-    const summed = `the sum of its limits, ${MAX_CUSTOMER_CODES} for each rewardCodes`;
+    const summed = `the sum of its limits, ${WHOLE_LISTS}`;
     return { errors: [documentError(`An operation may ask for at most ${GRAPHQL_LIMITS.listItems} list items in all (${summed}); this one asks for ${listItems}.`)] };
   }
   return {

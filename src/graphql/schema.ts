@@ -5,7 +5,7 @@
  */
 import { buildSchema, GraphQLError, GraphQLScalarType, printSchema, type GraphQLSchema } from "graphql";
 import { rootResolvers } from "./resolvers.js";
-import type { RootField } from "./root-fields.js";
+import type { RootField } from "../contract/index.js";
 import { graphqlSchemaSDL } from "./sdl.js";
 
 /** REST's timestamps end in `+00:00`; the GraphQL docs show only the `Z` form of the same instant. */

@@ -1,19 +1,11 @@
 /**
  * Which operation a request is for: known from the route that matched it (see mount.ts), named as
- * the OpenAPI document names it, so scenarios and the journal can name operations.
+ * the OpenAPI document names it, so scenarios and the journal can name operations (the contract,
+ * src/contract, lists them).
  * @module
  */
 import type { RouteConfig } from "@hono/zod-openapi";
 import { API_BASE } from "./base.js";
-
-/** The API's operations, as the OpenAPI document names them. */
-export const OPERATION_IDS = [
-  "listCustomers", "getCustomer", "updateCustomer", "setCustomerTier", "awardStamps", "adjustStamps",
-  "listRewardCodes", "useRewardCode", "voidRewardCode", "redeemReward", "grantReward", "listActivities",
-  "processEarnRule", "listTiers", "getTier", "listEarnRules", "getEarnRule", "getShop", "listRewards",
-  "getReward", "listBeacons",
-] as const;
-export type OperationId = (typeof OPERATION_IDS)[number];
 
 /** What the gateway knows of a mounted route. */
 export interface MountedRoute {

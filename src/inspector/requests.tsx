@@ -7,7 +7,7 @@ import { stringify } from "yaml";
 import type { JournalEntry } from "../control/control.schemas.js";
 import type { WhyTrace } from "../control/why.schemas.js";
 import { ERROR_CODES } from "../engine/errors.js";
-import { OPERATION_IDS } from "../http/operation.js";
+import { OPERATION_IDS } from "../contract/index.js";
 import { isError, type Page } from "./context.js";
 import { Copyable, Json, Layout, Problem } from "./layout.js";
 import { WhyPanel } from "./why.js";

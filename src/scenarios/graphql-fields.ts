@@ -7,15 +7,29 @@
  * @module
  */
 import type { Context } from "hono";
+import type { RootField } from "../contract/index.js";
+import { restTwinRequest } from "../contract/twin-request.js";
 import type { ErrorCode } from "../engine/errors.js";
-import type { PreparedOperation } from "../graphql/operation.js";
-import type { FieldDecision } from "../graphql/resolvers.js";
-import { restTwinRequest } from "../graphql/twins.js";
 import type { AppEnv } from "../http/env.js";
 import { requestHeader } from "../http/request-input.js";
 import { applyRespond, type ScenarioDeps } from "./gate.js";
 import type { Decision } from "./registry.js";
 import type { Respond } from "./schema.js";
+
+/** A GraphQL operation's root fields as the GraphQL side prepared them, before anything executes. */
+export interface RootFieldCalls {
+  operationName: string | null;
+  /** In document order; `responseKey` is where each field's value goes in `data`. */
+  rootFields: readonly { field: RootField; responseKey: string; args: Readonly<Record<string, unknown>> }[];
+}
+
+/** What was decided for one root field: it fails with `error`, and/or waits `delayMs` first. The GraphQL side reads it before the field runs. */
+export interface FieldDecision {
+  error?: ErrorCode;
+  /** The error's reason (`extensions.reason`). */
+  reason?: string;
+  delayMs?: number;
+}
 
 /** Codes that refuse the HTTP request itself, not one field: they answer the request with their REST status. */
 const REQUEST_LEVEL: ReadonlySet<ErrorCode> = new Set(["UNAUTHORIZED", "API_ACCESS_DISABLED", "PLAN_UPGRADE_REQUIRED", "RATE_LIMITED", "PAYLOAD_TOO_LARGE", "NOT_FOUND"]);
@@ -33,7 +47,7 @@ const refOf = (d: Decision) => ({ scenario: d.scenario, rule: d.rule, ...(d.rule
 export type FieldsDecided = { answer: Response; forced?: undefined } | { answer?: undefined; forced: Map<string, FieldDecision> | undefined };
 
 /** The shop's rules over the operation's root fields: an answer to the whole request, or each field's decision (by response key). */
-export async function decideRootFields(c: Context<AppEnv>, prepared: PreparedOperation, deps: ScenarioDeps): Promise<FieldsDecided> {
+export async function decideRootFields(c: Context<AppEnv>, prepared: RootFieldCalls, deps: ScenarioDeps): Promise<FieldsDecided> {
   const { registry } = deps;
   const shopId = c.get("shop").id;
   const apiKey = requestHeader(c, "x-api-key");
@@ -74,7 +88,7 @@ export async function decideRootFields(c: Context<AppEnv>, prepared: PreparedOpe
 }
 
 /** `Prefer: error=CODE` with a field-level code: that code on every root field (introspection aside); none of their resolvers run. */
-export function preferredOnEveryField(prepared: PreparedOperation, code: ErrorCode): Map<string, FieldDecision> {
+export function preferredOnEveryField(prepared: RootFieldCalls, code: ErrorCode): Map<string, FieldDecision> {
   const decision: FieldDecision = { error: code, reason: "forced by the Prefer header" };
   return new Map(prepared.rootFields.map((use) => [use.responseKey, decision]));
 }

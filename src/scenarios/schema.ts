@@ -9,11 +9,9 @@ import { ERROR_CODES } from "../engine/errors.js";
 import { count } from "../http/integers.js";
 import { jsonValue, matchObject, NO_BODY_STATUSES, responseHeaders, stringRecord } from "./field-checks.js";
 import { MAX_GLOB_LENGTH } from "./glob.js";
-import { ROOT_FIELDS } from "../graphql/root-fields.js";
-import { OPERATION_IDS } from "../http/operation.js";
+import { OPERATION_IDS, ROOT_FIELDS } from "../contract/index.js";
 import { FAULTS } from "../http/faults.js";
 
-export { OPERATION_IDS, type OperationId } from "../http/operation.js";
 export { FAULTS, type Fault } from "../http/faults.js";
 
 /** Longest delay a rule may ask for: long enough for any client timeout test, short enough to stop. */

@@ -12,7 +12,8 @@ import * as inspect from "../control/inspect.routes.js";
 import type { CustomerDetail, CustomerSearch, Upcoming } from "../control/inspect.schemas.js";
 import type { WhyTrace } from "../control/why.schemas.js";
 import type { ClockChange, ClockState, JournalEntry, NewCustomer, NewShop, ScenarioSummary, ShopInfo, SimulatorHealth } from "../control/control.schemas.js";
-import type { OperationId, ScenarioInput } from "../scenarios/schema.js";
+import type { OperationId } from "../contract/index.js";
+import type { ScenarioInput } from "../scenarios/schema.js";
 
 /**
  * A control-API call that did not succeed: the error envelope's status, code and details, and a

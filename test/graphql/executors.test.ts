@@ -14,7 +14,7 @@ import { describe, expect, it } from "vitest";
 import { DocumentCache, executePrepared, JIT_OPTIONS, JSON_MEDIA, prepareOperation, schema, writeResult } from "../../src/graphql/index.js";
 import { createTestSim } from "../support/sim.js";
 import { call, documentOf } from "./generated-operations.js";
-import { QUERY_FIELDS } from "../../src/graphql/root-fields.js";
+import { QUERY_FIELDS } from "../../src/contract/index.js";
 
 const SEED = process.env.FC_SEED !== undefined ? Number(process.env.FC_SEED) : Math.floor(Math.random() * 2 ** 31);
 const RUNS = Number(process.env.FC_RUNS ?? 150);

@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { encodeCursor } from "../../src/engine/pagination.js";
-import { graphqlCursorOf, restCursorOf } from "../../src/graphql/cursors.js";
+import { graphqlCursorOf, restCursorOf } from "../../src/contract/cursors.js";
 import { restTwinRequest } from "../../src/graphql/index.js";
 import { graphqlCursor } from "./graphql-sim.js";
 

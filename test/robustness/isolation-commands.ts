@@ -5,6 +5,7 @@
  * @module
  */
 import fc from "fast-check";
+import { OPERATION_IDS, OPERATIONS, type OperationId } from "../../src/contract/index.js";
 import { DAY_MS, isoTimestamp } from "../../src/engine/clock.js";
 import { encodeCursor } from "../../src/engine/pagination.js";
 import type { ShopStore } from "../../src/store/shop-store.js";
@@ -81,8 +82,27 @@ function clockChange(x: Ids): object {
   }
 }
 
-/** Every API operation (21), and the control calls that act on one shop. */
-export const OPS = {
+/**
+ * A request for an operation from its declaration alone: its path with the drawn customer and
+ * code, and an empty body when it takes one (refused before the ids are looked up, and so
+ * expected as nothing more than a refusal that changes no shop).
+ */
+function declared(id: OperationId) {
+  const op: { method: string; path: string; body?: unknown } = OPERATIONS[id];
+  return (x: Ids): Req => {
+    const path = op.path.replace("{id}", x.customer).replace("{codeId}", String(x.code)).replace(/\{\w+\}/g, String(x.n));
+    if (op.body !== undefined) return { method: op.method.toUpperCase(), path, body: {} };
+    return {
+      method: op.method.toUpperCase(),
+      path,
+      ...(op.path.startsWith("/customers/{id}") && { customer: x.customer }),
+      ...(op.path.includes("{codeId}") && { code: x.code }),
+    };
+  };
+}
+
+/** Requests richer than `declared` gives, for API operations: real ids, bodies that pass, cursors. */
+const API_CALLS: Partial<Record<OperationId, (x: Ids) => Req>> = {
   listCustomers: (x: Ids): Req =>
     x.flag
       ? { ...read(`/customers?limit=100&email=${encodeURIComponent(x.email)}`), returns: "customer" }
@@ -111,6 +131,11 @@ export const OPS = {
   getEarnRule: (x: Ids) => read(`/earn-rules/${201 + (x.n % 8)}`),
   getShop: () => read("/shop"),
   listBeacons: () => read("/beacons"),
+};
+
+/** Every API operation of the contract, and the control calls that act on one shop. */
+export const OPS = {
+  ...(Object.fromEntries(OPERATION_IDS.map((id) => [id, API_CALLS[id] ?? declared(id)])) as Record<OperationId, (x: Ids) => Req>),
   syncCustomer: (x: Ids): Req => {
     const id = x.flag ? x.customer : String(4242 + (x.n % 2));
     const body = { id, firstName: "Iso", lastName: "Lated", email: "iso@example.com", stampBalance: x.n % 30 };
