@@ -13,6 +13,7 @@ import { createControlClient, createSimulator } from "../src/index.js";
 import { ROOT } from "./support/cli.js";
 import { docPages, type DocPage } from "./support/doc-snippets.js";
 import { AUTH } from "./support/sim.js";
+import { withOperationsTable } from "../scripts/lib/operations-table.js";
 
 const pages = [...docPages(ROOT), { source: "CONTRIBUTING.md", markdown: readFileSync(join(ROOT, "CONTRIBUTING.md"), "utf8") }];
 const page = (source: string) => pages.find((p) => p.source === source)!.markdown;
@@ -39,6 +40,10 @@ const operations = Object.entries(openapi.paths).flatMap(([path, methods]) => Ob
 
 describe("the README's operations", () => {
   const rows = table(page("README.md"), "| operation | method and path | GraphQL |").map(([id, route, field]) => ({ id: code(id!), route: code(route!), field: code(field!) }));
+
+  it("are the table npm run documents writes from the contract", () => {
+    expect(page("README.md")).toBe(withOperationsTable(page("README.md")));
+  });
 
   it("are the API's operations, each with its method and path", () => {
     const api = operations.filter((op) => !op.id.startsWith("sim")).map((op) => [op.id, `${op.method} ${op.path.replace("/rest_api/v1", "")}`]);
