@@ -1,0 +1,17 @@
+/** The layers of src/, top to bottom: folders, and the few loose files, each in one layer. */
+exports.LAYERS = [
+  ["cli", "index.ts"],
+  ["simulator"],
+  ["app"],
+  ["inspector"],
+  ["control"],
+  ["api", "graphql", "scenarios"],
+  ["contract"],
+  ["http"],
+  ["persistence"],
+  ["program"],
+  ["engine"],
+  ["store"],
+  ["config.ts", "version.ts"],
+  ["zod-issues.ts"],
+];
