@@ -30,26 +30,30 @@ const FLAGS: Record<string, string> = {
 
 const TARGET_HELP = "give self, or the service's origin (scheme, host and port) such as https://stamp.appydesign.io: verify adds the API paths";
 
-/** `self`, or the origin of a URL that names no more than an origin (its API base is allowed). */
-function originOf(target: string): string | undefined {
-  if (target === "self") return target;
+/** `self`, or the origin of a URL that names no more than an origin (its API base is allowed); else why not. */
+function originOf(target: string): { origin: string } | { problem: string } {
+  if (target === "self") return { origin: target };
+  const refused = { problem: `${JSON.stringify(target)} is not a target: ${TARGET_HELP}` };
   let url: URL;
   try {
     url = new URL(target);
   } catch {
-    return undefined;
+    return refused;
   }
+  // Not echoed: the URL holds a credential.
+  if (url.username !== "" || url.password !== "") return { problem: `the target URL holds credentials: give them in --api-key and --api-secret, never in the URL` };
   const path = url.pathname.replace(/\/$/, "");
-  if ((url.protocol !== "http:" && url.protocol !== "https:") || url.username !== "" || url.password !== "" || url.search !== "" || url.hash !== "") return undefined;
-  return path === "" || path === API_BASE ? url.origin : undefined;
+  if ((url.protocol !== "http:" && url.protocol !== "https:") || url.search !== "" || url.hash !== "" || (path !== "" && path !== API_BASE)) return refused;
+  return { origin: url.origin };
 }
 
 export const VerifyOptionsSchema = z
   .strictObject({
     target: z.string({ error: `is required: ${TARGET_HELP}` }).transform((target, ctx) => {
-      const origin = originOf(target);
-      if (origin === undefined) ctx.addIssue({ code: "custom", message: `${JSON.stringify(target)} is not a target: ${TARGET_HELP} (credentials go in --api-key and --api-secret, never in the URL)` });
-      return origin ?? target;
+      const found = originOf(target);
+      if ("origin" in found) return found.origin;
+      ctx.addIssue({ code: "custom", message: found.problem });
+      return z.NEVER;
     }),
     apiKey: z.string().min(1).optional(),
     apiSecret: z.string().min(1).optional(),

@@ -4,7 +4,7 @@
  * @module
  */
 import { API_BASE, GRAPHQL_PATH } from "../http/base.js";
-import type { VerifyRequest } from "./client.js";
+import type { VerifyRequest } from "./request.js";
 
 /** A request a read-only run was about to send: a bug in verify, never sent. */
 export class ReadOnlyViolation extends Error {
