@@ -3,7 +3,7 @@
  * sent), then the waivers applied to the failures they cover.
  * @module
  */
-import { Judge, type Check, type Problem } from "./checks/check.js";
+import { describeProblems, Judge, type Check, type Problem } from "./checks/check.js";
 import type { Answers, Vars } from "./plan.js";
 import type { CheckReport } from "./report/types.js";
 import { covers, describeWaiver, isExpired, type Waiver } from "./waivers.js";
@@ -30,7 +30,7 @@ function judgeOne(check: Check, answers: Answers, vars: Vars): Verdict {
       ...base,
       expected: judge.expected ?? check.expected,
       status: failed ? "fail" : "pass",
-      observed: failed ? judge.problems.map((p) => p.message).join("; ") : (judge.observed ?? null),
+      observed: failed ? describeProblems(judge.problems) : (judge.observed ?? null),
       request,
       reason: null,
     },
@@ -51,7 +51,7 @@ export function judgeChecks(checks: readonly Check[], answers: Answers, vars: Va
     if (live.length === 0) return report;
     const reason = `waived: ${live.map(describeWaiver).join("; ")}`;
     if (left.length === 0) return { ...report, status: "waived" as const, reason };
-    return { ...report, observed: left.map((p) => p.message).join("; "), request: left.find((p) => p.request)?.request ?? report.request, reason: `partly ${reason}` };
+    return { ...report, observed: describeProblems(left), request: left.find((p) => p.request)?.request ?? report.request, reason: `partly ${reason}` };
   });
   return {
     reports,

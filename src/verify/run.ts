@@ -30,8 +30,8 @@ export type VerifyResult = { kind: "plan"; requests: string[] } | { kind: "repor
 async function connect(target: string, options: { apiKey?: string | undefined; apiSecret?: string | undefined }, deps: VerifyDeps) {
   if (target !== "self") return { fetch: deps.fetch ?? fetch, origin: target, apiKey: options.apiKey ?? "", apiSecret: options.apiSecret ?? "", pace: true };
   // Loaded only for self: a run against a URL does not build a simulator.
-  const { createSimulator, IN_PROCESS_ORIGIN } = await import("../simulator/in-process.js");
-  const sim = createSimulator({ ...(options.apiKey && { apiKey: options.apiKey }), ...(options.apiSecret && { apiSecret: options.apiSecret }), logLevel: "silent" });
+  const [{ createSelfSimulator }, { IN_PROCESS_ORIGIN }] = await Promise.all([import("./self.js"), import("../simulator/in-process.js")]);
+  const sim = createSelfSimulator(options);
   return { fetch: sim.fetch, origin: IN_PROCESS_ORIGIN, apiKey: sim.apiKey, apiSecret: sim.apiSecret, pace: false };
 }
 

@@ -14,7 +14,12 @@ export type Basis = "documented" | "model";
 export interface Problem {
   message: string;
   request?: string;
+  /** Problems of one kind (one field missing in every record, say) are reported once, with their number. */
+  kind?: string;
 }
+
+/** A problem's kind from its message: the same message whatever the record's index. */
+export const kindOf = (message: string) => message.replace(/\[\d+\]/g, "[*]");
 
 /** What a check's judge writes down. */
 export class Judge {
@@ -24,13 +29,13 @@ export class Judge {
   observed: string | undefined;
   readonly problems: Problem[] = [];
 
-  problem(message: string, request?: string): void {
-    this.problems.push({ message, ...(request !== undefined && { request }) });
+  problem(message: string, request?: string, kind?: string): void {
+    this.problems.push({ message, ...(request !== undefined && { request }), ...(kind !== undefined && { kind }) });
   }
 
   /** Each of the record's field problems, against the answer's request. */
   fields(schema: z.ZodType, value: unknown, at: string, exchange: Exchange): void {
-    for (const message of fieldProblems(schema, value, at)) this.problem(message, exchange.request);
+    for (const message of fieldProblems(schema, value, at)) this.problem(message, exchange.request, kindOf(message));
   }
 
   /** `actual` must equal `wanted`, else a problem naming `what`. */
@@ -64,6 +69,18 @@ export interface Check {
   /** The steps it judges (none: it judges every answer). Not sent: the check is skipped with the reason. The first names the request. */
   steps: string[];
   judge(context: JudgeContext, judge: Judge): void;
+}
+
+/** The problems as a report writes them: each kind once, with how many more there were. */
+export function describeProblems(problems: readonly Problem[]): string {
+  const seen = new Map<string, { first: Problem; count: number }>();
+  problems.forEach((p, i) => {
+    const key = p.kind ?? `#${i}`;
+    const entry = seen.get(key);
+    if (entry) entry.count++;
+    else seen.set(key, { first: p, count: 1 });
+  });
+  return [...seen.values()].map(({ first, count }) => `${first.message}${count > 1 ? ` (and ${count - 1} more like it)` : ""}`).join("; ");
 }
 
 /** A value in a message: JSON, shortened. */

@@ -7,7 +7,7 @@ import { z } from "@hono/zod-openapi";
 import { OPERATIONS } from "../../contract/index.js";
 import { envelope, listEnvelope, pagedEnvelope } from "../../http/schemas.js";
 import { fieldProblems, instants, OFFSET_INSTANT } from "../shapes.js";
-import { show, type Check } from "./check.js";
+import { kindOf, show, type Check } from "./check.js";
 import type { JudgeContext } from "./check.js";
 
 /** The REST answers of the run (GraphQL has its own forms), with their operations. */
@@ -39,7 +39,7 @@ export const envelopeChecks: Check[] = [
         if (exchange.status !== 200 || !isSuccess(exchange.body)) continue;
         seen++;
         const body = exchange.body as { data?: unknown; meta?: { count?: unknown } };
-        for (const problem of fieldProblems(ENVELOPES[op.answer.kind], body, "")) judge.problem(problem, exchange.request);
+        for (const problem of fieldProblems(ENVELOPES[op.answer.kind], body, "")) judge.problem(problem, exchange.request, kindOf(problem));
         if (!("data" in body)) judge.problem("data: missing", exchange.request);
         if (op.answer.kind === "list" && Array.isArray(body.data)) judge.equal("meta.count", body.meta?.count, body.data.length, exchange.request);
       }
@@ -62,7 +62,7 @@ export const envelopeChecks: Check[] = [
         if (isSuccess(body)) found.push(...instants(op.answer.kind === "one" ? op.answer.schema : z.array(op.answer.schema), body.data, "data"));
         for (const [where, value] of found) {
           seen++;
-          if (typeof value !== "string" || !OFFSET_INSTANT.test(value)) judge.problem(`${where}: ${show(value)}`, exchange.request);
+          if (typeof value !== "string" || !OFFSET_INSTANT.test(value)) judge.problem(`${where}: ${show(value)}`, exchange.request, kindOf(where));
         }
       }
       judge.observed = `${seen} instants with an offset`;
@@ -82,8 +82,8 @@ export const envelopeChecks: Check[] = [
         seen++;
         const [limit, remaining] = QUOTA_HEADERS.map((name) => exchange.headers[name]);
         for (const [name, value] of [[QUOTA_HEADERS[0], limit], [QUOTA_HEADERS[1], remaining]] as const) {
-          if (value === undefined) judge.problem(`${name}: missing`, exchange.request);
-          else if (!/^\d+$/.test(value)) judge.problem(`${name}: ${show(value)}, expected an integer`, exchange.request);
+          if (value === undefined) judge.problem(`${name}: missing`, exchange.request, `${name} missing`);
+          else if (!/^\d+$/.test(value)) judge.problem(`${name}: ${show(value)}, expected an integer`, exchange.request, `${name} not an integer`);
         }
         if (limit !== undefined && remaining !== undefined && Number(remaining) > Number(limit)) judge.problem(`X-RateLimit-Remaining ${remaining} is above X-RateLimit-Limit ${limit}`, exchange.request);
       }
@@ -107,7 +107,7 @@ export const envelopeChecks: Check[] = [
           const at = `${where}.${key}`;
           if (ID_FIELDS.has(key)) {
             seen++;
-            if (typeof field !== "string" || !/^\d+$/.test(field)) judge.problem(`${at}: ${show(field)}, expected a string of digits`, request);
+            if (typeof field !== "string" || !/^\d+$/.test(field)) judge.problem(`${at}: ${show(field)}, expected a string of digits`, request, kindOf(`${at} not digits`));
           } else if (key === "vipTierId") {
             seen++;
             if (!Number.isInteger(field)) judge.problem(`${at}: ${show(field)}, expected an integer`, request);

@@ -111,9 +111,9 @@ export function cursorsCheck(id: string, firstPages: Step[], morePages: Step[]):
         for (const [field, record] of [["nextCursor", ids.at(-1)], ["previousCursor", ids[0]]] as const) {
           const cursor = p[field];
           cursors++;
-          if (typeof cursor !== "string") judge.problem(`${field}: ${show(cursor)}, expected a cursor`, answer.request);
-          else if (cursorId(cursor) === undefined) judge.problem(`${field} ${show(cursor)} is not base64 of id:<id> (it decodes to ${show(Buffer.from(cursor, "base64").toString("utf8"))})`, answer.request);
-          else if (cursorId(cursor) !== record) judge.problem(`${field} names record ${cursorId(cursor)}, expected ${show(record)}`, answer.request);
+          if (typeof cursor !== "string") judge.problem(`${field}: ${show(cursor)}, expected a cursor`, answer.request, `${field} absent`);
+          else if (cursorId(cursor) === undefined) judge.problem(`${field} ${show(cursor)} is not base64 of id:<id> (it decodes to ${show(Buffer.from(cursor, "base64").toString("utf8"))})`, answer.request, `${field} format`);
+          else if (cursorId(cursor) !== record) judge.problem(`${field} names record ${cursorId(cursor)}, expected ${show(record)}`, answer.request, `${field} record`);
         }
       }
       judge.observed = `${cursors} cursors decode to the records they name`;
