@@ -5,7 +5,7 @@
  * @module
  */
 import { parseArgs } from "node:util";
-import { exitCodeOf, redact, TargetError, textReport, verify, VerifyUsageError, type VerifyOptions } from "../verify/index.js";
+import { exitCodeOf, redact, REPORT_FORMATS, TargetError, textReport, verify, VerifyUsageError, type VerifyOptions } from "../verify/index.js";
 
 const KEY_VAR = "LOYALTY_SIM_VERIFY_API_KEY";
 const SECRET_VAR = "LOYALTY_SIM_VERIFY_API_SECRET";
@@ -61,7 +61,9 @@ export function parseVerifyCli(argv: string[], env: Record<string, string | unde
   const reports = (values.report ?? []).map((spec) => {
     const at = spec.indexOf(":");
     if (at <= 0) throw new VerifyUsageError(`--report: ${JSON.stringify(spec)} is not FORMAT:FILE (json:verify.json, junit:verify.xml or markdown:verify.md)`);
-    return { format: spec.slice(0, at), file: spec.slice(at + 1) };
+    const format = spec.slice(0, at);
+    if (!(REPORT_FORMATS as readonly string[]).includes(format)) throw new VerifyUsageError(`--report: ${JSON.stringify(spec)}: the format must be ${REPORT_FORMATS.join(", ")}`);
+    return { format, file: spec.slice(at + 1) };
   });
   const apiKey = values["api-key"] ?? env[KEY_VAR];
   const apiSecret = values["api-secret"] ?? env[SECRET_VAR];

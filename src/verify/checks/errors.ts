@@ -78,5 +78,6 @@ export const errorChecks: Check[] = [
   errorCheck("read.errors.earn-rule-not-found", "An unknown earn rule is 404 EARN_RULE_NOT_FOUND", [earnRule], "EARN_RULE_NOT_FOUND"),
   errorCheck("read.errors.reward-not-found", "An unknown reward is 404 REWARD_NOT_FOUND", [reward], "REWARD_NOT_FOUND"),
   errorCheck("read.errors.limit", "limit=0 and limit=1001 are 422 VALIDATION_ERROR", [limit0, limit1001], "VALIDATION_ERROR"),
-  errorCheck("read.errors.cursor", "A cursor that does not decode is 422 VALIDATION_ERROR", [cursor], "VALIDATION_ERROR"),
+  // Production documents the cursor's form and VALIDATION_ERROR for input that fails validation, not that a broken cursor is such input.
+  errorCheck("read.errors.cursor", "A cursor that does not decode is 422 VALIDATION_ERROR", [cursor], "VALIDATION_ERROR", { basis: "model" }),
 ];
