@@ -170,7 +170,8 @@ function parseBody(text: string): unknown {
 function why(error: unknown): string {
   if (error instanceof Error && error.name === "TimeoutError") return `no answer within ${TIMEOUT_MS / 1000} s`;
   const cause = (error as { cause?: { code?: unknown; message?: unknown } } | undefined)?.cause;
-  if (typeof cause?.code === "string") return cause.code;
+  // A system code (ECONNREFUSED) says it best; undici's own (UND_ERR_SOCKET) less than its message.
+  if (typeof cause?.code === "string" && !cause.code.startsWith("UND_ERR_")) return cause.code;
   if (typeof cause?.message === "string") return cause.message;
   return error instanceof Error ? error.message : String(error);
 }

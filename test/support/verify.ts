@@ -16,8 +16,8 @@ import { buildSimulator } from "../../src/simulator/simulator.js";
 import type { ShopStore } from "../../src/store/shop-store.js";
 import { NOW } from "./sim.js";
 
-/** A simulator on a port, as `npx loyalty-sim --seed 1 --customers 50` starts it, with a quota no test run uses up. */
-export async function startStandIn(options: { apiKey?: string; apiSecret?: string } = {}) {
+/** A simulator on a port, as `npx loyalty-sim --seed 1 --customers 50` starts it (or with more customers), with a quota no test run uses up. */
+export async function startStandIn(options: { apiKey?: string; apiSecret?: string; customers?: number } = {}) {
   const config = parseConfig({ port: 0, logLevel: "silent", seed: 1, customers: 50, rateLimit: 100_000, ...options });
   const started = Date.now();
   const built = buildSimulator(config, { newClock: () => new SimClock(() => NOW + (Date.now() - started)) });
@@ -49,6 +49,8 @@ export interface ProxiedRequest {
 
 /** One difference from the contract: how the proxy changes a request, an answer's JSON or its headers. */
 export interface Drift {
+  /** True: the connection is cut, nothing forwarded (a target that stops answering). */
+  drop?(request: ProxiedRequest): boolean;
   request?(request: ProxiedRequest): ProxiedRequest;
   json?(body: any, request: ProxiedRequest): unknown;
   headers?(headers: Headers, request: ProxiedRequest): void;
@@ -75,6 +77,7 @@ export async function startProxy(target: string, drift: Drift = {}) {
     const received = { method: req.method!, path: req.url!, body: Buffer.concat(chunks).toString("utf8") };
     counts.requests++;
     if (isWrite(received)) counts.writes++;
+    if (drift.drop?.(received)) return void req.socket.destroy();
     const request = drift.request?.(received) ?? received;
     const headers = Object.fromEntries(FORWARDED.flatMap((name) => (typeof req.headers[name] === "string" ? [[name, req.headers[name] as string]] : [])));
     const answer = await fetch(`${target}${request.path}`, { method: request.method, headers, ...(request.body !== "" && { body: request.body }) });

@@ -7,8 +7,9 @@ import { describe, expect, it } from "vitest";
 import { verify, type Report } from "../../src/verify/index.js";
 import { eachObject, startProxy, startStandIn, writableCustomers, type Drift, type ProxiedRequest } from "../support/verify.js";
 
-const sim = await startStandIn();
-const [baselineCustomer, redeemCustomer, voidCustomer] = writableCustomers(sim.engine.defaultShop().store, 3);
+// Enough customers that each write run has one of its own.
+const sim = await startStandIn({ customers: 150 });
+const [baselineCustomer, redeemCustomer, voidCustomer, overpricedCustomer, droppedCustomer] = writableCustomers(sim.engine.defaultShop().store, 5);
 const credentials = { apiKey: sim.apiKey, apiSecret: sim.apiSecret };
 
 async function run(target: string, writes?: string): Promise<Report> {
@@ -90,6 +91,17 @@ const forgetRefund: Drift = {
   },
 };
 
+/** Every redemption after a customer's first is made for the first one's reward (an unknown reward's aside): one they cannot afford goes through. */
+const firstRewards = new Map<string, string>();
+const noPriceCheck: Drift = {
+  request(request) {
+    if (!request.path.endsWith("/redemptions") || request.body.includes("999999999")) return request;
+    const first = firstRewards.get(request.path);
+    if (first === undefined) firstRewards.set(request.path, request.body);
+    return first === undefined ? request : { ...request, body: first };
+  },
+};
+
 describe("verify against a simulator on a port", () => {
   it.concurrent("passes every read check, sending no write", async () => {
     const proxy = await startProxy(sim.url);
@@ -141,5 +153,28 @@ describe("verify against drifted targets", () => {
     const restore = `POST /rest_api/v1/customers/${voidCustomer}/stamps/adjust {"stamps": 5}`;
     expect(report.customer!.restore).toEqual([restore]);
     expect(observed(report, "write.customer.restored")).toBe(`balance ${before} before, ${before - 5} after; to restore it, send: ${restore}`);
+  });
+
+  it.concurrent("a redemption the customer cannot afford, let through: fails that check, and the run voids the code it got", async () => {
+    const proxy = await startProxy(sim.url, noPriceCheck);
+    const report = await run(proxy.url, overpricedCustomer);
+    expect(failed(report)).toEqual(["write.redeem.over-priced"]);
+    expect(observed(report, "write.redeem.over-priced")).toMatch(/^status: 200, expected 422; /);
+    // The 15 writes of a run, and the void of the code the over-priced redemption got (found by one more read).
+    expect([report.requests, proxy.counts.writes]).toEqual([64, 16]);
+    const { before, after, restore } = report.customer!;
+    expect(after).toEqual({ ...before, codes: before!.codes + 3 });
+    expect(restore).toEqual([]);
+  });
+
+  it.concurrent("a target that stops answering after the award: the run stops (a TargetError, exit code 2 in the CLI) and says how to restore the customer", async () => {
+    const proxy = await startProxy(sim.url, { drop: (request) => request.path.endsWith("/stamps/adjust") });
+    const error = await run(proxy.url, droppedCustomer).catch((e: unknown) => e as Error);
+    expect(error.name).toBe("TargetError");
+    expect(error.message).toBe(
+      `could not reach ${proxy.url} (POST /rest_api/v1/customers/${droppedCustomer}/stamps/adjust): other side closed\n` +
+        `The run stopped after it began to write: customer ${droppedCustomer} may not be as it was. To restore it, send:\n` +
+        `  POST /rest_api/v1/customers/${droppedCustomer}/stamps/adjust {"stamps": -1} (then check the balance is ${sim.engine.defaultShop().store.customer(droppedCustomer)!.balance - 1})`,
+    );
   });
 });
