@@ -169,12 +169,15 @@ describe("verify against drifted targets", () => {
 
   it.concurrent("a target that stops answering after the award: the run stops (a TargetError, exit code 2 in the CLI) and says how to restore the customer", async () => {
     const proxy = await startProxy(sim.url, { drop: (request) => request.path.endsWith("/stamps/adjust") });
-    const error = await run(proxy.url, droppedCustomer).catch((e: unknown) => e as Error);
+    const error = (await run(proxy.url, droppedCustomer).then(
+      () => new Error("the run went on"),
+      (e: unknown) => e,
+    )) as Error;
     expect(error.name).toBe("TargetError");
     expect(error.message).toBe(
       `could not reach ${proxy.url} (POST /rest_api/v1/customers/${droppedCustomer}/stamps/adjust): other side closed\n` +
         `The run stopped after it began to write: customer ${droppedCustomer} may not be as it was. To restore it, send:\n` +
-        `  POST /rest_api/v1/customers/${droppedCustomer}/stamps/adjust {"stamps": -1} (then check the balance is ${sim.engine.defaultShop().store.customer(droppedCustomer)!.balance - 1})`,
+        `  POST /rest_api/v1/customers/${droppedCustomer}/stamps/adjust {"stamps": -1} (then check the balance is ${sim.engine.defaultShop().store.customer(droppedCustomer!)!.balance - 1})`,
     );
   });
 });
