@@ -10,14 +10,15 @@ import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import { verify } from "../../src/verify/index.js";
 import { createSelfSimulator } from "../../src/verify/self.js";
-import { ensureBuilt, runCli } from "../support/cli.js";
+import { ensureBuilt, ROOT, runCli } from "../support/cli.js";
 import { startProxy, startStandIn, writableCustomers } from "../support/verify.js";
 
 const API_KEY = "verify-key-7f3a91";
 const API_SECRET = "verify-secret-c2d84e";
 const sim = await startStandIn({ apiKey: API_KEY, apiSecret: API_SECRET });
 const [portCustomer] = writableCustomers(sim.engine.defaultShop().store, 1);
-const [selfCustomer] = writableCustomers(createSelfSimulator().engine.defaultShop().store, 1);
+/** The customer docs/verify.md gives for `--target self`: one every write check can run with. */
+const selfCustomer = /--target self --allow-writes --customer (\d+)/.exec(readFileSync(join(ROOT, "docs/verify.md"), "utf8"))![1]!;
 /** A removed customer of the stand-in: writes are refused for them. */
 const removed = sim.engine.defaultShop().store.data.customers.find((c) => c.excluded)!.id;
 const CREDENTIALS = { LOYALTY_SIM_VERIFY_API_KEY: API_KEY, LOYALTY_SIM_VERIFY_API_SECRET: API_SECRET };
@@ -25,18 +26,22 @@ const CREDENTIALS = { LOYALTY_SIM_VERIFY_API_KEY: API_KEY, LOYALTY_SIM_VERIFY_AP
 beforeAll(() => ensureBuilt());
 
 describe("verify --target self", () => {
+  it("has the customer its docs name among those every write check can run with", () => {
+    expect(writableCustomers(createSelfSimulator().engine.defaultShop().store, 3)).toContain(selfCustomer);
+  });
+
   it("passes every read check, and every write check with --allow-writes (the command as a user runs it)", async () => {
     const read = await runCli(["verify", "--target", "self"], {}, 30_000);
     expect([read.code, read.stderr]).toEqual([0, ""]);
     expect(read.stdout).toContain("\n31 checks: 31 pass, 0 fail, 0 skip, 0 waived; 28 requests (at most 150)\n");
-    const write = await runCli(["verify", "--target", "self", "--allow-writes", "--customer", selfCustomer!], {}, 30_000);
+    const write = await runCli(["verify", "--target", "self", "--allow-writes", "--customer", selfCustomer], {}, 30_000);
     expect([write.code, write.stderr]).toEqual([0, ""]);
     expect(write.stdout).toContain("\n51 checks: 51 pass, 0 fail, 0 skip, 0 waived; 62 requests (at most 150)\n");
     expect(write.stdout).not.toMatch(/^(FAIL|skip)/m);
   });
 
   it("passes every check as a library call, within the budget of 150 requests", async () => {
-    for (const [options, checks, requests] of [[{}, 31, 28], [{ allowWrites: true, customer: selfCustomer! }, 51, 62]] as const) {
+    for (const [options, checks, requests] of [[{}, 31, 28], [{ allowWrites: true, customer: selfCustomer }, 51, 62]] as const) {
       const result = await verify({ target: "self", ...options });
       if (result.kind !== "report") throw new Error("expected a report");
       expect(result.report.summary).toEqual({ pass: checks, fail: 0, skip: 0, waived: 0 });

@@ -5,8 +5,8 @@
  * first half was sent; whatever is left undone is named by the restore instructions.
  * @module
  */
-import { TargetError } from "../../client.js";
-import type { Answers, Step, Vars } from "../../plan.js";
+import { TargetError, type Exchange } from "../../client.js";
+import type { Answers, BindContext, Step } from "../../plan.js";
 import { dataOf } from "../check.js";
 import { UNKNOWN_ID } from "../errors.js";
 
@@ -35,16 +35,18 @@ export function fixedPriceRewards(answers: Answers): { id: string; name: string;
 
 const customerPath = { id: "{customer}" };
 const step = (key: string, op: Step["op"], extra: Partial<Step> = {}): Step => ({ key, phase: "write", op, params: customerPath, ...extra });
-const sent = (name: string, what: string) => (answer: { status: number }, { vars }: { vars: Vars }) =>
+/** Binds `name` when the step succeeded: the half of a pair that undoes it may go. */
+const sent = (name: string, what: string) => (answer: Exchange, { vars }: BindContext) =>
   answer.status === 200 ? vars.set(name, "1") : vars.miss(name, `${what} answered ${answer.status}`);
 /** Binds the id of the customer's code whose text is `codeVar`'s. */
-const findCode = (codeVar: string, idVar: string) => (answer: { status: number; body: unknown }, { vars }: { vars: Vars }) => {
-  const found = ((dataOf(answer as never) as { id?: unknown; code?: unknown }[] | undefined) ?? []).find((c) => c.code === vars.get(codeVar));
+const findCode = (codeVar: string, idVar: string) => (answer: Exchange, { vars }: BindContext) => {
+  const found = ((dataOf(answer) as { id?: unknown; code?: unknown }[] | undefined) ?? []).find((c) => c.code === vars.get(codeVar));
   if (typeof found?.id === "string") vars.set(idVar, found.id);
   else vars.miss(idVar, `the code ${vars.get(codeVar)} is not among the customer's reward codes`);
 };
-const issued = (name: string, what: string) => (answer: { status: number; body: unknown }, { vars }: { vars: Vars }) => {
-  const code = (dataOf(answer as never) as { code?: unknown } | undefined)?.code;
+/** Binds the discount code a redemption or a grant issued. */
+const issued = (name: string, what: string) => (answer: Exchange, { vars }: BindContext) => {
+  const code = (dataOf(answer) as { code?: unknown } | undefined)?.code;
   if (answer.status === 200 && typeof code === "string") vars.set(name, code);
   else vars.miss(name, `${what} answered ${answer.status}`);
 };
@@ -66,7 +68,6 @@ export const before = step("before.customer", "getCustomer", {
     const data = dataOf(answer) as { stampBalance?: unknown; vipTierId?: unknown } | undefined;
     if (answer.status !== 200 || typeof data?.stampBalance !== "number") throw new TargetError(`could not read customer ${vars.get("customer")} before writing (answered ${answer.status}): nothing was written`);
     const balance = data.stampBalance;
-    vars.set("before.balance", String(balance));
     const rewards = fixedPriceRewards(answers);
     const affordable = rewards.filter((r) => r.price <= balance);
     if (affordable[0]) vars.set("cheapest", affordable[0].id);
