@@ -8,6 +8,7 @@ import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
+import { VERIFY_HELP } from "../../src/cli/verify.js";
 import { verify } from "../../src/verify/index.js";
 import { createSelfSimulator } from "../../src/verify/self.js";
 import { ensureBuilt, ROOT, runCli } from "../support/cli.js";
@@ -68,6 +69,13 @@ describe("verify --plan", () => {
     expect(lines(write.stdout)).toContain(`POST /rest_api/v1/customers/${portCustomer}/reward-codes/{redeemed.codeId}/void`);
     expect(lines(read.stdout).every((line) => line.startsWith("GET ") || line === "POST /graphql")).toBe(true);
     expect(proxy.counts.requests).toBe(0);
+  });
+});
+
+describe("verify --help", () => {
+  it("prints the options, exit code 0", async () => {
+    const run = await runCli(["verify", "--help"]);
+    expect([run.code, run.stdout, run.stderr]).toEqual([0, VERIFY_HELP, ""]);
   });
 });
 
