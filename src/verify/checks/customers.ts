@@ -3,12 +3,12 @@
  * one customer, the one `--customer` names or else the first active one listed.
  * @module
  */
+import { DEFAULT_PAGE_SIZE } from "../../contract/inputs.js";
 import { TargetError } from "../client.js";
 import type { Step } from "../plan.js";
 import { dataOf, show, succeeded, type Check } from "./check.js";
 import { fieldsCheck } from "./fields.js";
 import { paginationOf, walkCheck, walkSteps } from "./pagination.js";
-import { DEFAULT_PAGE_SIZE } from "../../contract/inputs.js";
 
 interface Listed {
   id?: unknown;
