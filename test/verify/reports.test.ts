@@ -12,10 +12,10 @@ import { spawn } from "node:child_process";
 import { XMLParser } from "fast-xml-parser";
 import { parse as parseYaml } from "yaml";
 import { z } from "zod";
-import { beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it, onTestFinished } from "vitest";
 import { VERIFY_HELP } from "../../src/cli/verify.js";
 import { CHECKS, verify, VerifyUsageError } from "../../src/verify/index.js";
-import { BIN, ensureBuilt, ROOT, runCli } from "../support/cli.js";
+import { BIN, ensureBuilt, ROOT, runCli, startCli, stopCli } from "../support/cli.js";
 import { codeBlocks } from "../support/doc-snippets.js";
 import { eachObject, startProxy, startStandIn } from "../support/verify.js";
 
@@ -198,20 +198,23 @@ describe("docs/verify.md", () => {
     expect(tokens(table.map((r) => r[1]).join(" "), /LOYALTY_SIM_\w+/g)).toEqual(tokens(VERIFY_HELP, /LOYALTY_SIM_\w+/g));
   });
 
-  it("its CI job's run steps pass against a simulator on a port, and write the reports it names", async () => {
+  it("its CI job's run steps pass against `loyalty-sim --seed 1 --customers 50` on a port, and write the reports it names", async () => {
+    ensureBuilt();
+    const cli = await startCli(["--port", "0", "--seed", "1", "--customers", "50", "--quiet"]);
+    onTestFinished(() => stopCli(cli));
     const job = codeBlocks({ source: "docs/verify.md", markdown: page }).find((b) => b.lang === "yaml" && b.lines[0]!.includes(".github/workflows"))!;
     const steps = (parseYaml(job.lines.join("\n")) as { jobs: { verify: { steps: { name?: string; run?: string; env?: Record<string, string> }[] } } }).jobs.verify.steps;
     const [check, summary] = steps.filter((s) => s.run !== undefined && s.run !== "npm ci");
     const cwd = mkdtempSync(join(tmpdir(), "verify-ci-"));
     writeFileSync(join(cwd, "loyalty-waivers.yaml"), `waivers:\n  - { id: read.customers.order, reason: not seen here, until: ${FUTURE} }\n`);
-    const secrets: Record<string, string> = { "${{ secrets.LOYALTY_API_KEY }}": sim.apiKey, "${{ secrets.LOYALTY_API_SECRET }}": sim.apiSecret };
-    const env = { ...process.env, ...Object.fromEntries(Object.entries(check!.env!).map(([k, v]) => [k, secrets[v] ?? v])), LOYALTY_ORIGIN: sim.url, GITHUB_STEP_SUMMARY: join(cwd, "summary.md") };
+    const secrets: Record<string, string> = { "${{ secrets.LOYALTY_API_KEY }}": "sim_key", "${{ secrets.LOYALTY_API_SECRET }}": "sim_secret" };
+    const env = { ...process.env, ...Object.fromEntries(Object.entries(check!.env!).map(([k, v]) => [k, secrets[v] ?? v])), LOYALTY_ORIGIN: cli.origin, GITHUB_STEP_SUMMARY: join(cwd, "summary.md") };
     const ran = await shell(check!.run!.replace(/^npx loyalty-sim /, `node ${BIN} `), cwd, env);
     expect([ran.code, ran.stderr]).toEqual([0, ""]);
     expect(ran.stdout).toContain("\nWaiver that matched nothing: read.customers.order");
     expect((await shell(summary!.run!, cwd, env)).code).toBe(0);
     expect(ReportShape.parse(JSON.parse(readFileSync(join(cwd, "reports/verify.json"), "utf8"))).summary).toEqual({ pass: 31, fail: 0, skip: 0, waived: 0 });
     expect(new XMLParser({ ignoreAttributes: false }).parse(readFileSync(join(cwd, "reports/verify.xml"), "utf8")).testsuite["@_tests"]).toBe("31");
-    expect(readFileSync(join(cwd, "summary.md"), "utf8")).toContain(`# loyalty-sim verify: ${sim.url}`);
+    expect(readFileSync(join(cwd, "summary.md"), "utf8")).toContain(`# loyalty-sim verify: ${cli.origin}`);
   });
 });
