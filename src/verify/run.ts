@@ -27,8 +27,9 @@ export interface VerifyDeps {
 export type VerifyResult = { kind: "plan"; requests: string[] } | { kind: "report"; report: Report };
 
 /** The target's fetch, origin and credentials: `self` is a simulator made here, in process. */
-async function connect(target: string, options: { apiKey?: string | undefined; apiSecret?: string | undefined }, deps: VerifyDeps) {
-  if (target !== "self") return { fetch: deps.fetch ?? fetch, origin: target, apiKey: options.apiKey ?? "", apiSecret: options.apiSecret ?? "", pace: true };
+async function connect(target: string, options: { apiKey?: string | undefined; apiSecret?: string | undefined; plan: boolean }, deps: VerifyDeps) {
+  // A plan sends nothing: no simulator is built for it, no credential is needed.
+  if (target !== "self" || options.plan) return { fetch: deps.fetch ?? fetch, origin: target, apiKey: options.apiKey ?? "", apiSecret: options.apiSecret ?? "", pace: true };
   // Loaded only for self: a run against a URL does not build a simulator.
   const [{ createSelfSimulator }, { IN_PROCESS_ORIGIN }] = await Promise.all([import("./self.js"), import("../simulator/in-process.js")]);
   const sim = createSelfSimulator(options);
