@@ -1,6 +1,6 @@
 /**
  * Which customers each earn rule ever awarded, so that lifetime limits need no ledger scan: one
- * bit per customer position for each rule. A Set of ids per rule cost about 25 bytes a customer.
+ * bit per customer position for each rule, not a Set of ids (a hash-table entry per customer).
  * @module
  */
 export class EarnedBy {

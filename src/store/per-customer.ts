@@ -23,9 +23,9 @@ export function repack<T>(index: Map<string, T[]>): void {
 }
 
 /**
- * Lists by customer position (the ledgers): one array slot per customer, where a Map by id costs
- * about 35 bytes a customer. Kept dense (undefined for a customer without a list), so that V8
- * never turns it into a dictionary.
+ * Lists by customer position (the ledgers): one array slot per customer, not a Map by id (a
+ * hash-table entry per customer). Kept dense (undefined for a customer without a list), so that
+ * V8 never turns it into a dictionary.
  */
 export class ListsByPosition<T> {
   readonly #lists: (T[] | undefined)[] = [];
