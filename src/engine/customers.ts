@@ -6,7 +6,7 @@
 import type { CustomerChange, CustomerRecord } from "../store/types.js";
 import { requireChangeable, requireTier, type EngineContext } from "./context.js";
 import { DomainError, invalidField } from "./errors.js";
-import { applyStampChange, requireCustomer, settleExpiry } from "./ledger.js";
+import { applyStampChange, NO_LOTS, requireCustomer, settleExpiry } from "./ledger.js";
 import { lowerBound, paginate, type Page, type PageQuery, type OrderedView } from "./pagination.js";
 import { requireStampAmount } from "./limits.js";
 import { issueCode, requireRoomForCodes } from "./rewards.js";
@@ -159,7 +159,7 @@ export function addCustomerRecord(ctx: EngineContext, input: NewCustomer): Custo
     excluded: false,
     balance: 0,
     earned: 0,
-    lots: [],
+    lots: NO_LOTS,
     createdAt: clock.now(),
   };
   store.addCustomer(record);

@@ -74,6 +74,9 @@ export function applyStampChange(ctx: EngineContext, customer: CustomerRecord, c
   return activity;
 }
 
+/** The lots of every customer who has none: one shared array, not one per customer (lots are replaced, never changed). */
+export const NO_LOTS: readonly Lot[] = Object.freeze([]);
+
 /** Fixed expiry: earnings become lots with their own expiry; spending uses the oldest first. */
 function movedLots(lots: readonly Lot[], change: number, expiresAt: number): Lot[] {
   if (change > 0) return [...lots, { amount: change, expiresAt }];

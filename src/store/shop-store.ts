@@ -7,19 +7,20 @@
  */
 import type { ActivityRecord, CodeChange, CodeRecord, CustomerChange, CustomerRecord, ShopData } from "./types.js";
 import { CodeIndex } from "./code-index.js";
+import { EarnedBy } from "./earned-by.js";
 import { EmailIndex } from "./email-index.js";
 import { LedgerOrder } from "./ledger-order.js";
-import { popFrom, repack } from "./per-customer.js";
+import { ListsByPosition } from "./per-customer.js";
 import { CustomerVersions } from "./versions.js";
+
+const NO_ACTIVITIES: readonly ActivityRecord[] = Object.freeze([]);
 
 export class ShopStore {
   readonly #customerPos = new Map<string, number>();
   readonly #byEmail = new EmailIndex();
-  readonly #activitiesOf = new Map<string, ActivityRecord[]>();
+  readonly #ledgers = new ListsByPosition<ActivityRecord>();
   readonly #codes = new CodeIndex();
-  /** Earn rule -> customers it ever awarded: lifetime limits without a ledger scan. One set per
-   * rule rather than one per customer: 100k small sets would cost more than the ledger. */
-  readonly #earnedBy = new Map<number, Set<string>>();
+  readonly #earnedBy = new EarnedBy();
   /** How far each ledger is out of time order (a clock set back): bounds the scans of earn-rule windows. */
   readonly #order = new LedgerOrder();
   /** Bumped by every change: the store's change counter, which versions are taken from. */
@@ -37,7 +38,7 @@ export class ShopStore {
 
   /** Re-packs the per-customer lists after a bulk load (see `repack`). */
   compact(): void {
-    repack(this.#activitiesOf);
+    this.#ledgers.repack();
     this.#codes.compact();
   }
 
@@ -119,7 +120,8 @@ export class ShopStore {
 
   /** The customer's ledger, oldest first (pages present it newest first). */
   activitiesOf(customerId: string): readonly ActivityRecord[] {
-    return this.#activitiesOf.get(customerId) ?? [];
+    const position = this.#customerPos.get(customerId);
+    return (position === undefined ? undefined : this.#ledgers.of(position)) ?? NO_ACTIVITIES;
   }
 
   /**
@@ -130,7 +132,7 @@ export class ShopStore {
   activityPosition(activityId: number): { customerId: string; index: number } | undefined {
     const activity = this.data.activities[activityId - 1];
     if (!activity || activity.id !== activityId) return undefined;
-    const ledger = this.#activitiesOf.get(activity.customerId)!;
+    const ledger = this.activitiesOf(activity.customerId);
     let lo = 0;
     let hi = ledger.length - 1;
     while (lo < hi) {
@@ -155,15 +157,10 @@ export class ShopStore {
   }
 
   #indexActivity(a: ActivityRecord): void {
-    let list = this.#activitiesOf.get(a.customerId);
-    if (!list) this.#activitiesOf.set(a.customerId, (list = []));
-    this.#order.note(a.customerId, list.at(-1), a.createdAt);
-    list.push(a);
-    if (a.earnRuleId !== undefined) {
-      let customers = this.#earnedBy.get(a.earnRuleId);
-      if (!customers) this.#earnedBy.set(a.earnRuleId, (customers = new Set()));
-      customers.add(a.customerId);
-    }
+    const position = this.#customerPos.get(a.customerId)!;
+    this.#order.note(a.customerId, this.#ledgers.of(position)?.at(-1), a.createdAt);
+    this.#ledgers.push(position, a);
+    if (a.earnRuleId !== undefined) this.#earnedBy.add(a.earnRuleId, position);
   }
 
   /** Every entry of the customer's ledger is dated at most this long after any entry appended after it (see LedgerOrder). */
@@ -172,7 +169,8 @@ export class ShopStore {
   }
 
   hasEarnedBy(customerId: string, ruleId: number): boolean {
-    return this.#earnedBy.get(ruleId)?.has(customerId) ?? false;
+    const position = this.#customerPos.get(customerId);
+    return position !== undefined && this.#earnedBy.has(ruleId, position);
   }
 
   // Reward codes ----------------------------------------------------------------------------
@@ -245,11 +243,10 @@ export class ShopStore {
     }
     while (data.activities.length > checkpoint.activityCount) {
       const activity = data.activities.pop()!;
-      popFrom(this.#activitiesOf, activity.customerId);
+      const position = this.#customerPos.get(activity.customerId)!;
+      this.#ledgers.pop(position);
       const rule = activity.earnRuleId;
-      if (rule !== undefined && !this.activitiesOf(activity.customerId).some((a) => a.earnRuleId === rule)) {
-        this.#earnedBy.get(rule)?.delete(activity.customerId);
-      }
+      if (rule !== undefined && !this.activitiesOf(activity.customerId).some((a) => a.earnRuleId === rule)) this.#earnedBy.delete(rule, position);
       this.#order.measure(activity.customerId, this.activitiesOf(activity.customerId));
     }
     while (data.customers.length > checkpoint.customerCount) {
@@ -258,6 +255,7 @@ export class ShopStore {
       this.#byEmail.removeNewest(customer.email);
     }
     this.#versions.truncate(checkpoint.customerCount);
+    this.#ledgers.truncate(checkpoint.customerCount);
     data.nextActivityId = checkpoint.nextActivityId;
     data.nextCodeId = checkpoint.nextCodeId;
     this.version = checkpoint.version;
