@@ -8,8 +8,8 @@
 import { z } from "zod";
 import { fieldPath, fileIssueLines, MISSING_IS_REQUIRED } from "../zod-issues.js";
 import { accessRecordSchema, programSchema } from "../program/schema.js";
-import { activityRecordSchema, codeRecordSchema, customerRecordSchema, instant, recordIssues, type Issue } from "../program/records.js";
-import type { ShopData } from "../store/types.js";
+import { activityRecordSchema, codeRecordSchema, customerRecordSchema, instant, nextIdsAfter, recordIssues, type Issue } from "../program/records.js";
+import type { Program, ShopData } from "../store/types.js";
 
 /** The bulk of a shop, checked a slice at a time (zod builds a copy of what it checks). */
 const RECORDS = { customers: customerRecordSchema, activities: activityRecordSchema, codes: codeRecordSchema } as const;
@@ -23,6 +23,7 @@ const shopSchema = z.strictObject({
     seed: z.int().min(0),
     customers: z.int().min(0),
     referenceDate: instant,
+    fixtureCustomers: z.strictObject({ customers: z.array(z.unknown()), activities: z.array(z.unknown()), codes: z.array(z.unknown()) }).optional(),
   }),
   data: z.strictObject({
     id: z.string().min(1),
@@ -58,13 +59,18 @@ export function stateProblems(state: unknown): string[] {
   const shops = (state as { shops: SavedShop[] }).shops;
   const problems: string[] = [];
   shops.forEach((shop, s) => {
-    for (const [key, schema] of Object.entries(RECORDS)) {
-      const records = shop.data[key as keyof typeof RECORDS];
-      for (let start = 0; start < records.length && problems.length < MAX_PROBLEMS; start += SLICE) {
-        const slice = z.array(schema).safeParse(records.slice(start, start + SLICE), MISSING_IS_REQUIRED);
-        if (!slice.success) {
-          for (const issue of slice.error.issues) issue.path[0] = (issue.path[0] as number) + start;
-          problems.push(...fileIssueLines(slice.error.issues, ["shops", s, "data", key]));
+    const sets: [RecordSets, (string | number)[]][] = [[shop.data, ["shops", s, "data"]]];
+    // A fixture's customers, put back by every reset: checked as the records they are.
+    if (shop.spec.fixtureCustomers) sets.push([shop.spec.fixtureCustomers, ["shops", s, "spec", "fixtureCustomers"]]);
+    for (const [set, prefix] of sets) {
+      for (const [key, schema] of Object.entries(RECORDS)) {
+        const records = set[key as keyof typeof RECORDS];
+        for (let start = 0; start < records.length && problems.length < MAX_PROBLEMS; start += SLICE) {
+          const slice = z.array(schema).safeParse(records.slice(start, start + SLICE), MISSING_IS_REQUIRED);
+          if (!slice.success) {
+            for (const issue of slice.error.issues) issue.path[0] = (issue.path[0] as number) + start;
+            problems.push(...fileIssueLines(slice.error.issues, [...prefix, key]));
+          }
         }
       }
     }
@@ -73,7 +79,8 @@ export function stateProblems(state: unknown): string[] {
   return stateIssues(shops).map((issue) => `${fieldPath(issue.path)}: ${issue.message}`);
 }
 
-type SavedShop = { spec: { id: string; access: { apiKey: string } }; data: ShopData };
+type RecordSets = Pick<ShopData, "customers" | "activities" | "codes">;
+type SavedShop = { spec: { id: string; access: { apiKey: string }; program: Program; fixtureCustomers?: RecordSets }; data: ShopData };
 
 /** The invariants across records that the schema cannot see, for a file that has the schema's shape. */
 function stateIssues(shops: SavedShop[]): Issue[] {
@@ -93,12 +100,14 @@ function stateIssues(shops: SavedShop[]): Issue[] {
     if (sameKey !== undefined) issues.push({ path: at("spec", "access", "apiKey"), message: `is also shops[${sameKey}]'s API key` });
     if (data.id !== spec.id) issues.push({ path: at("data", "id"), message: `must equal spec.id (${spec.id})` });
     issues.push(...dataIssues(data, (...path) => at("data", ...path)));
+    const seeds = spec.fixtureCustomers;
+    if (seeds) issues.push(...dataIssues({ program: spec.program, ...seeds, ...nextIdsAfter(seeds) }, (...path) => at("spec", "fixtureCustomers", ...path)));
   });
   return issues;
 }
 
 /** One shop's records: the rules of every record set, then the data file's own (ledger ids in order, code ids below the next). */
-function dataIssues(data: ShopData, at: (...path: (string | number)[]) => Issue["path"]): Issue[] {
+function dataIssues(data: Omit<ShopData, "id" | "seed" | "access">, at: (...path: (string | number)[]) => Issue["path"]): Issue[] {
   const issues = recordIssues(data.program, data, {
     customer: (i, field) => at("customers", i, field),
     activity: (i, field) => at("activities", i, field),

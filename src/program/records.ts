@@ -65,6 +65,16 @@ export const codeRecordSchema = z.strictObject({
   createdAt: instant,
 });
 
+/** The id of a shop's first reward code. */
+export const FIRST_CODE_ID = 100_001;
+
+/** The ids a store gives next after these records: activity ids run 1, 2, 3...; code ids from FIRST_CODE_ID. */
+export function nextIdsAfter(records: { activities: readonly unknown[]; codes: readonly { id: number }[] }): { nextActivityId: number; nextCodeId: number } {
+  let nextCodeId = FIRST_CODE_ID;
+  for (const code of records.codes) nextCodeId = Math.max(nextCodeId, code.id + 1);
+  return { nextActivityId: records.activities.length + 1, nextCodeId };
+}
+
 export type Issue = { path: (string | number)[]; message: string };
 
 /** The fields of records the rules below read, whatever else a record holds. */
