@@ -37,6 +37,17 @@ async function main(): Promise<void> {
   const command = parseCli(process.argv.slice(2), process.env);
   if (command.kind === "help") return void process.stdout.write(HELP);
   if (command.kind === "version") return void console.log(VERSION);
+  if (command.kind === "import") {
+    const { runImportCli } = await import("./import.js");
+    const tty = process.stderr.isTTY;
+    const progress = (line: string) => process.stderr.write(tty ? `\r\x1b[K${line}` : `${line}\n`);
+    // On a terminal the progress line is rewritten in place, and cleared before anything else is said.
+    const clear = () => tty && process.stderr.write("\r\x1b[K");
+    const out = (text: string) => (clear(), process.stdout.write(text));
+    const err = (text: string) => (clear(), process.stderr.write(text));
+    process.exitCode = await runImportCli(command.argv, process.env, { out, err, progress });
+    return;
+  }
 
   const { config } = command;
   // Loaded only now, so --help and --version answer without loading the whole simulator.
