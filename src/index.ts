@@ -39,6 +39,8 @@ export type { RedemptionResult } from "./engine/rewards.js";
 export type { PageInfo as Pagination } from "./engine/pagination.js";
 export type { ScenarioInput as Scenario } from "./scenarios/schema.js";
 export type { OperationId } from "./contract/index.js";
+/** `loyalty-sim verify` as a function: the same checks against any target ([docs/verify.md](../docs/verify.md)). */
+export { verify, CHECKS as VERIFY_CHECKS, textReport as verifyTextReport, type VerifyOptions, type VerifyResult, type Report as VerifyReport } from "./verify/index.js";
 
 export interface ClientOptions {
   /** Up to and including `/rest_api/v1` is not needed: give the origin, e.g. `http://127.0.0.1:4747`. */

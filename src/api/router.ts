@@ -8,6 +8,7 @@ import type { Context } from "hono";
 import { OPERATIONS, type OperationId } from "../contract/index.js";
 import type { AnswerKind, Operation } from "../contract/operation.js";
 import type { AppEnv } from "../http/env.js";
+import type { Exchange } from "../http/exchange.js";
 import type { Mount } from "../http/mount.js";
 import { ok, okList, okPage } from "../http/router.js";
 import { ROUTES, type RouteOf } from "./routes.js";
@@ -15,11 +16,11 @@ import { ROUTES, type RouteOf } from "./routes.js";
 type C = Context<AppEnv, string, { out: { param: unknown; query: unknown; json: unknown } }>;
 
 /** How each kind of answer is sent. */
-const SEND: Record<AnswerKind, (c: C, result: never) => Response> = { one: ok, list: okList, page: okPage };
+const SEND: Record<AnswerKind, (exchange: Exchange, result: never) => Response> = { one: ok, list: okList, page: okPage };
 
-function handlerOf(op: Operation): (c: C) => Response {
+function handlerOf(op: Operation): (c: C, exchange: Exchange) => Response {
   const send = SEND[op.answer.kind];
-  return (c) => send(c, op.run(c.get("shop"), { params: c.req.valid("param"), query: c.req.valid("query"), body: c.req.valid("json") } as never) as never);
+  return (c, exchange) => send(exchange, op.run(exchange.shop, { params: c.req.valid("param"), query: c.req.valid("query"), body: c.req.valid("json") } as never) as never);
 }
 
 /** Only its type is read: what `openapi()` adds to a router for route `R`, which hono/client reads. */

@@ -17,9 +17,10 @@ import type { Engine } from "../engine/engine.js";
 import { API_BASE, GRAPHQL_PATH, isApiPath } from "../http/base.js";
 import { docsRouter } from "../http/docs.js";
 import type { AppEnv } from "../http/env.js";
-import { answerError, sendNoRoute } from "../http/errors.js";
+import { answerError, sendNoRoute, writeEnvelope } from "../http/errors.js";
+import { Exchange } from "../http/exchange.js";
 import { createGateway, type GatewayOptions } from "../http/gateway.js";
-import { graphqlRefusals, graphqlRouters } from "./graphql-route.js";
+import { graphqlRouters, writeGraphQLRefusal } from "./graphql-route.js";
 import { bodyLimit, controlCallers, cors, credentials, identifyShop, jsonBodies, Quotas, requestId, shopAfterGates } from "../http/gates/index.js";
 import { Journal } from "../http/journal/journal.js";
 import { RequestRecorder, type RequestLogLine } from "../http/journal/recorder.js";
@@ -110,7 +111,7 @@ export function createApp(deps: AppDeps): BuiltApp {
   const journal = new Journal(deps.journalSize ?? 1000);
   const events = new EventHub(journal, engine);
   const maxBody = deps.bodyLimitBytes ?? 1024 * 1024;
-  const onError: GatewayOptions["onError"] = (error, c, route) => answerError(error, c, deps.onBug, route);
+  const onError: GatewayOptions["onError"] = (error, exchange) => answerError(error, exchange, deps.onBug);
 
   // The gates, in the order they run: the first that answers ends the request.
   const gateway = createGateway({
@@ -129,21 +130,21 @@ export function createApp(deps: AppDeps): BuiltApp {
       // Reading the body and the scenarios' delays take time: the shop may have been reset or deleted meanwhile.
       shopAfterGates(engine),
     ],
-    // GraphQL reads its own body and matches scenarios per root field (src/scenarios/graphql-fields.ts).
-    graphql: [graphqlRefusals, credentials(quotas), bodyLimit(() => maxBody)],
+    // GraphQL matches scenarios per root field (src/scenarios/graphql-fields.ts), and answers refusals in its own shape.
+    graphql: { gates: [credentials(quotas), bodyLimit(() => maxBody)], writeError: writeGraphQLRefusal },
     // A scenario (rules, bodies to match) may be a few MiB.
-    other: [bodyLimit((c) => (c.req.method === "POST" && c.req.path === simAddScenario.path ? SCENARIO_TEXT_LIMIT : maxBody))],
+    other: [bodyLimit(({ c }) => (c.req.method === "POST" && c.req.path === simAddScenario.path ? SCENARIO_TEXT_LIMIT : maxBody))],
     recorder: new RequestRecorder(journal, deps.onRequest, (shopId) => quotas.windowEnd(shopId), maxBody),
     onError,
   });
   // The scenario gate reads Prefer on every API request: each operation documents it and what it forces.
   const toApi = createMount({
-    wrap: gateway.api,
+    side: gateway.api,
     base: API_BASE,
     documented: { parameters: [{ $ref: `#/components/parameters/${PREFER_DOCUMENT.name}` }], responses: PREFER_DOCUMENT.responses },
   });
-  const toOther = createMount({ wrap: gateway.other, base: "" });
-  const toGraphql = createMount({ wrap: gateway.graphql, base: "" });
+  const toOther = createMount({ side: gateway.other, base: "" });
+  const toGraphql = createMount({ side: gateway.graphql, base: "" });
 
   const app = createRouter({ getPath: requestPath });
   const api = app.route(API_BASE, apiRouter(toApi));
@@ -159,8 +160,10 @@ export function createApp(deps: AppDeps): BuiltApp {
   app.route("/", docsRouter(toOther, (origin) => app.getOpenAPI31Document(openApiConfig([{ url: origin, description: "This simulator" }]))));
 
   // A path under the API base that no route has is still an API request: checked and journaled.
-  app.notFound((c) => (isApiPath(c.req.path) ? gateway.api : gateway.other)(c, sendNoRoute));
-  app.onError(onError);
+  const noRoute = { api: gateway.api.handler(undefined, [sendNoRoute]), other: gateway.other.handler(undefined, [sendNoRoute]) };
+  app.notFound((c) => (isApiPath(c.req.path) ? noRoute.api : noRoute.other)(c));
+  // Only what fails outside the gateway's steps (they answer their own errors) reaches hono's handler.
+  app.onError((error, c) => answerError(error, new Exchange(c, undefined, writeEnvelope), deps.onBug));
 
   return { app, api, limiter: quotas, registry, journal, events };
 }

@@ -37,6 +37,11 @@ async function main(): Promise<void> {
   const command = parseCli(process.argv.slice(2), process.env);
   if (command.kind === "help") return void process.stdout.write(HELP);
   if (command.kind === "version") return void console.log(VERSION);
+  if (command.kind === "verify") {
+    const { runVerifyCli } = await import("./verify.js");
+    process.exitCode = await runVerifyCli(command.argv, process.env, { out: (text) => process.stdout.write(text), err: (text) => process.stderr.write(text) });
+    return;
+  }
   if (command.kind === "import") {
     const { runImportCli } = await import("./import.js");
     const tty = process.stderr.isTTY;

@@ -4,19 +4,18 @@
  * @module
  */
 import { randomBytes } from "node:crypto";
-import type { Context } from "hono";
 import type { Limits } from "../config.js";
 import type { Engine } from "../engine/engine.js";
 import { DomainError } from "../engine/errors.js";
 import { inClockRange, isoTimestamp } from "../engine/clock.js";
 import type { ShopEngine } from "../engine/shop-engine.js";
 import type { Quotas } from "../http/gates/credentials.js";
-import type { AppEnv } from "../http/env.js";
+import type { Exchange } from "../http/exchange.js";
 import { invalidInput } from "../http/errors.js";
 import type { Journal, JournalFilter } from "../http/journal/journal.js";
 import type { Mount } from "../http/mount.js";
 import { jsonTextValues } from "../http/json-depth.js";
-import { bodyText, checked, isJsonType, readJson, requestHeader } from "../http/request-input.js";
+import { bodyOf, checked, isJsonType, readJson, requestHeader } from "../http/request-input.js";
 import { MAX_SCENARIO_VALUES, SCENARIO_TEXT_LIMIT, scenarioBytes, TOO_MANY_VALUES, YAML_SCENARIO_LIMIT } from "../scenarios/limits.js";
 import { parseScenarioText, ScenarioError } from "../scenarios/load.js";
 import { pathGlob } from "../scenarios/glob.js";
@@ -49,18 +48,18 @@ const NO_SUCH_SHOP = "names no shop of this simulator (see GET /__sim/shops)";
 const YAML_TYPE = /^application\/yaml\s*(;|$)/i;
 
 /** The shop of `X-Api-Key` (the default shop without it), whose clock then times the answer. */
-function shopFor(c: Context<AppEnv>, engine: Engine): { shop: ShopEngine; isDefault: boolean } {
-  const key = requestHeader(c, "x-api-key");
+function shopFor(exchange: Exchange, engine: Engine): { shop: ShopEngine; isDefault: boolean } {
+  const key = requestHeader(exchange.c, "x-api-key");
   const fallback = engine.defaultShop();
   const shop = key === undefined ? fallback : engine.shopByApiKey(key);
   if (!shop) throw invalidInput("header", "X-Api-Key", NO_SUCH_SHOP);
-  c.set("clock", shop.clock);
+  exchange.clock = shop.clock;
   return { shop, isDefault: shop === fallback };
 }
 
 /** The journal filter of a control call: its shop's entries (for the default shop, unidentified ones too), then the query's. */
-function journalFilter(c: Context<AppEnv>, engine: Engine, q: RequestsQuery): JournalFilter {
-  const { shop, isDefault } = shopFor(c, engine);
+function journalFilter(exchange: Exchange, engine: Engine, q: RequestsQuery): JournalFilter {
+  const { shop, isDefault } = shopFor(exchange, engine);
   return requestsFilter(shop, isDefault, q);
 }
 
@@ -121,21 +120,21 @@ export function controlRouter(mount: Mount, deps: ControlDeps) {
       if (failure) return c.json({ status: "degraded" as const, ...up, dataFile: failure }, 503);
       return c.json({ status: "ok" as const, ...up }, 200);
     })
-    .route(routes.simReset, async (c) => {
-      const one = requestHeader(c, "x-api-key") === undefined ? undefined : shopFor(c, engine);
+    .route(routes.simReset, async (c, exchange) => {
+      const one = requestHeader(c, "x-api-key") === undefined ? undefined : shopFor(exchange, engine);
       const mine = lastReset.then(() => (one ? resetShop(one.shop, one.isDefault) : resetAll()));
       lastReset = mine.catch(() => undefined);
       const shops = await mine;
       deps.events?.changed("reset", one ? one.shop.id : "*");
       return c.json({ reset: true as const, shops }, 200);
     })
-    .route(routes.simListScenarios, (c) => c.json({ scenarios: registry.list(shopFor(c, engine).shop.id) }, 200))
-    .route(routes.simAddScenario, async (c) => {
-      const { shop } = shopFor(c, engine);
+    .route(routes.simListScenarios, (c, exchange) => c.json({ scenarios: registry.list(shopFor(exchange, engine).shop.id) }, 200))
+    .route(routes.simAddScenario, async (c, exchange) => {
+      const { shop } = shopFor(exchange, engine);
       const type = requestHeader(c, "content-type");
       let scenario: Scenario;
       if (type !== undefined && YAML_TYPE.test(type)) {
-        const text = await bodyText(c);
+        const text = bodyOf(exchange);
         if (Buffer.byteLength(text) > YAML_SCENARIO_LIMIT) {
           throw new DomainError("PAYLOAD_TOO_LARGE", `A YAML scenario is limited to ${YAML_SCENARIO_LIMIT / 1024} KiB; send a larger one as JSON (up to ${SCENARIO_TEXT_LIMIT / 1024 / 1024} MiB)`);
         }
@@ -145,16 +144,16 @@ export function controlRouter(mount: Mount, deps: ControlDeps) {
           if (error instanceof ScenarioError) throw new DomainError("VALIDATION_ERROR", undefined, error.issues);
           throw error;
         }
-      } else if (!type && (await bodyText(c)) === "") {
+      } else if (!type && bodyOf(exchange) === "") {
         throw invalidInput("header", "Content-Type", "must be application/json or application/yaml, got none");
       } else {
         // Values counted before JSON.parse makes them. No depth limit on the text: the schema
         // names the field that nests too deeply.
-        const text = await bodyText(c);
+        const text = bodyOf(exchange);
         if (isJsonType(type) && jsonTextValues(text, MAX_SCENARIO_VALUES) > MAX_SCENARIO_VALUES) {
           throw invalidInput("body", "(root)", TOO_MANY_VALUES, "Scenario holds too many JSON values");
         }
-        scenario = checked(c, scenarioSchema, await readJson(c, false), "body") as Scenario;
+        scenario = checked(exchange, scenarioSchema, readJson(exchange, false), "body") as Scenario;
       }
       const own = registry.list(shop.id).filter((s) => s.owner === "this shop");
       const bytes = scenarioBytes(scenario);
@@ -164,37 +163,37 @@ export function controlRouter(mount: Mount, deps: ControlDeps) {
       deps.events?.changed("scenarios", shop.id);
       return c.json(registry.list(shop.id).find((s) => s.name === scenario.name && s.owner === "this shop")!, 201);
     })
-    .route(routes.simDeleteScenario, (c) => {
-      const { shop, isDefault } = shopFor(c, engine);
+    .route(routes.simDeleteScenario, (c, exchange) => {
+      const { shop, isDefault } = shopFor(exchange, engine);
       const name = c.req.valid("param").name;
       if (!registry.remove(name, shop.id, isDefault)) throw new DomainError("NOT_FOUND", `Scenario ${name} is not active for this shop`);
       deps.events?.changed("scenarios", shop.id);
       return c.body(null, 204);
     })
-    .route(routes.simClearScenarios, (c) => {
-      const { shop, isDefault } = shopFor(c, engine);
+    .route(routes.simClearScenarios, (c, exchange) => {
+      const { shop, isDefault } = shopFor(exchange, engine);
       deps.events?.changed("scenarios", shop.id);
       return c.json({ removed: registry.clear(shop.id, isDefault) }, 200);
     })
-    .route(routes.simListRequests, (c) => {
-      const { entries, count } = journal.select(journalFilter(c, engine, c.req.valid("query")));
+    .route(routes.simListRequests, (c, exchange) => {
+      const { entries, count } = journal.select(journalFilter(exchange, engine, c.req.valid("query")));
       return c.json({ requests: entries, count }, 200);
     })
-    .route(routes.simGetRequest, (c) => {
-      const { shop, isDefault } = shopFor(c, engine);
+    .route(routes.simGetRequest, (c, exchange) => {
+      const { shop, isDefault } = shopFor(exchange, engine);
       const id = c.req.valid("param").id;
       const entry = journal.get(id, { shopId: shop.id, includeUnidentified: isDefault });
       if (!entry) throw new DomainError("NOT_FOUND", `No journal entry ${id} for this shop (pushed out of the journal, cleared, or another shop's)`);
       return c.json(entry, 200);
     })
-    .route(routes.simClearRequests, (c) => {
-      const { shop, isDefault } = shopFor(c, engine);
+    .route(routes.simClearRequests, (c, exchange) => {
+      const { shop, isDefault } = shopFor(exchange, engine);
       journal.clear(shop.id, isDefault);
       return c.body(null, 204);
     })
-    .route(routes.simGetClock, (c) => c.json(clockView(shopFor(c, engine).shop), 200))
-    .route(routes.simSetClock, (c) => {
-      const { shop } = shopFor(c, engine);
+    .route(routes.simGetClock, (c, exchange) => c.json(clockView(shopFor(exchange, engine).shop), 200))
+    .route(routes.simSetClock, (c, exchange) => {
+      const { shop } = shopFor(exchange, engine);
       const { clock } = shop;
       const body = c.req.valid("json");
       // Both checked before anything changes: a refused change leaves the clock as it was.
@@ -243,14 +242,14 @@ export function controlRouter(mount: Mount, deps: ControlDeps) {
       await deps.onReset?.();
       return c.body(null, 204);
     })
-    .route(routes.simCreateCustomer, (c) => {
-      const { shop } = shopFor(c, engine);
+    .route(routes.simCreateCustomer, (c, exchange) => {
+      const { shop } = shopFor(exchange, engine);
       const body = c.req.valid("json");
       checkMoreCustomers(engine, limits, 1);
       return c.json(shop.syncCustomer(body), 201);
     })
-    .route(routes.simMergeCustomer, (c) => {
-      const { shop } = shopFor(c, engine);
+    .route(routes.simMergeCustomer, (c, exchange) => {
+      const { shop } = shopFor(exchange, engine);
       return c.json(shop.mergeCustomer(c.req.valid("param").id, c.req.valid("json").into), 200);
     })
     .router;

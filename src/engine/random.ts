@@ -3,20 +3,16 @@
  * so a run with the same seed repeats exactly; and seeded faker instances for generation.
  * @module
  */
-import type { Faker } from "@faker-js/faker";
-// The English locale module alone: the package root loads every locale (about 0.2 s of start-up).
-import { faker as english } from "@faker-js/faker/locale/en";
+import { base, en, Faker } from "@faker-js/faker";
 
 export interface RandomSource {
   /** A float in [0, 1). */
   next(): number;
 }
 
-type FakerClass = new (options: { locale: Faker["rawDefinitions"]; seed?: number }) => Faker;
-
-/** A faker of our own (never the shared module instance), English, seeded. */
+/** A faker of our own (never the shared module instance), English (with faker's base locale under it, as its `en` module has), seeded. */
 export function seededFaker(seed: number): Faker {
-  const instance = new (english.constructor as FakerClass)({ locale: english.rawDefinitions });
+  const instance = new Faker({ locale: [en, base] });
   instance.seed(seed);
   return instance;
 }

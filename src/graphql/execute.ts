@@ -62,9 +62,10 @@ function compiledFor(prepared: PreparedOperation, context: GraphQLContext): Comp
 export function executePrepared(prepared: PreparedOperation, context: GraphQLContext): ExecutionResult | Promise<ExecutionResult> {
   const compiled = context.forced === undefined ? compiledFor(prepared, context) : undefined;
   if (compiled) {
-    // A bug a resolver meets is told once, by the run that answers.
-    const result = compiled.query(undefined, { ...context, onBug: undefined }, prepared.variables);
-    if (!(result instanceof Promise) && result.errors === undefined) return result;
+    // A bug a resolver meets is told once, by the run that answers. Without decisions no field
+    // waits (only a delayed root field's resolver returns a promise), so the answer is here at once.
+    const result = compiled.query(undefined, { ...context, onBug: undefined }, prepared.variables) as ExecutionResult;
+    if (result.errors === undefined) return result;
   }
   return execute({
     schema,

@@ -65,11 +65,11 @@ export function docsRouter(mount: Mount, document: (origin: string) => object) {
     .route(hidden("/openapi.json"), (c) => c.json(document(new URL(c.req.url).origin)))
     .route(hidden("/doc"), (c) => c.html(PAGE, 200, { ...PAGE_FILE_HEADERS, "Content-Security-Policy": FRAME_OWN }))
     .route(hidden("/doc/init.js"), (c) => c.body(INIT, 200, { "Content-Type": "text/javascript; charset=utf-8", ...PAGE_FILE_HEADERS }))
-    .route(assetRoute, async (c) => {
+    .route(assetRoute, async (c, exchange) => {
       const file = c.req.valid("param").file;
       // Own names only: `constructor` or `toString` is no asset.
       const type = Object.hasOwn(ASSETS, file) ? ASSETS[file] : undefined;
-      if (!type) return sendNoRoute(c);
+      if (!type) return sendNoRoute(exchange);
       let data = cache.get(file);
       if (!data) cache.set(file, (data = await readFile(join(assetDir(), file))));
       return c.body(new Uint8Array(data), 200, { "Content-Type": type, "Cache-Control": "public, max-age=3600", ...PAGE_FILE_HEADERS });

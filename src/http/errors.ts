@@ -5,20 +5,17 @@
  * @module
  */
 import { z, type RouteConfig } from "@hono/zod-openapi";
-import type { Context } from "hono";
 import type { ContentfulStatusCode } from "hono/utils/http-status";
 import { isoTimestamp } from "../engine/clock.js";
 import { DomainError, ERROR_CODES, ERROR_MESSAGES, type ErrorCode, type FieldProblem } from "../engine/errors.js";
-import type { FieldIssue, RequestLocation } from "./facts.js";
+import type { DecidedBy, FieldIssue, RequestLocation } from "./facts.js";
 
 export type { FieldIssue, RequestLocation } from "./facts.js";
 import { topField, zodIssues } from "../zod-issues.js";
-import type { AppEnv, DecidedBy } from "./env.js";
+import type { ErrorWriter, Exchange } from "./exchange.js";
 import type { MountedRoute } from "./operation.js";
 import { noteReason } from "./journal/notes.js";
 import { sendJson } from "./respond.js";
-
-type C = Context<AppEnv>;
 
 /** Each code's status, as production answers it (see upstream-facts.md). */
 export const ERROR_STATUS = {
@@ -98,31 +95,34 @@ function placed(details: readonly FieldProblem[], route: MountedRoute | undefine
   return details.map((d) => ("in" in d ? (d as FieldIssue) : { in: locate(route?.request, d.path), path: d.path, message: d.message }));
 }
 
-/** The error's envelope; `decidedBy` names, for the journal, what answered when it was not the handler. */
-export function sendError(c: C, error: DomainError, decidedBy?: DecidedBy, route?: MountedRoute): Response {
-  if (decidedBy !== undefined) c.set("decidedBy", decidedBy);
-  if (error.reason !== undefined) noteReason(c, error.reason);
+/** The REST error envelope: how refusals are written unless the route's side of the gateway says otherwise (GraphQL's). */
+export const writeEnvelope: ErrorWriter = (exchange, error, status, details) =>
+  sendJson(exchange, errorBody(error.code, status, error.message, exchange.clock.now(), details), status as ContentfulStatusCode);
+
+/** The error's answer, in the request's error shape; `decidedBy` names, for the journal, what answered when it was not the handler. */
+export function sendError(exchange: Exchange, error: DomainError, decidedBy?: DecidedBy): Response {
+  if (decidedBy !== undefined) exchange.decidedBy = decidedBy;
+  if (error.reason !== undefined) noteReason(exchange, error.reason);
   const status = ERROR_STATUS[error.code];
-  const details = error.details && placed(error.details, route);
-  const write = c.get("writeError");
-  if (write !== undefined) return write(c, error, status, details);
-  return sendJson(c, errorBody(error.code, status, error.message, c.get("clock").now(), details), status);
+  const details = error.details && placed(error.details, exchange.route);
+  return exchange.writeError(exchange, error, status, details);
 }
 
 /** A refusal only the control API answers. */
-export function sendControlError(c: C, code: ControlErrorCode, message: string): Response {
+export function sendControlError(exchange: Exchange, code: ControlErrorCode, message: string): Response {
   const { status } = CONTROL_ERROR_CATALOG[code];
-  return sendJson(c, errorBody(code, status, message, c.get("clock").now()), status);
+  return sendJson(exchange, errorBody(code, status, message, exchange.clock.now()), status);
 }
 
-/** Writes every failure in the error envelope; anything but a DomainError is a bug (`onBug`), a 500. */
-export function answerError(error: unknown, c: C, onBug?: (error: unknown) => void, route?: MountedRoute): Response {
-  if (error instanceof DomainError) return sendError(c, error, undefined, route);
+/** Writes every failure in the request's error shape; anything but a DomainError is a bug (`onBug`), a 500. */
+export function answerError(error: unknown, exchange: Exchange, onBug?: (error: unknown) => void): Response {
+  if (error instanceof DomainError) return sendError(exchange, error);
   onBug?.(error);
-  return sendError(c, new DomainError("INTERNAL_ERROR"));
+  return sendError(exchange, new DomainError("INTERNAL_ERROR"));
 }
 
 /** The answer to a request no route has. */
-export function sendNoRoute(c: C): Response {
-  return sendError(c, new DomainError("NOT_FOUND", `No route for ${c.req.method} ${c.req.path}`));
+export function sendNoRoute(exchange: Exchange): Response {
+  const { req } = exchange.c;
+  return sendError(exchange, new DomainError("NOT_FOUND", `No route for ${req.method} ${req.path}`));
 }

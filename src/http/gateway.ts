@@ -1,115 +1,106 @@
 /**
- * What runs around every route (see mount.ts): the gates app.ts lists, in that order, the journal
- * of API requests, and the headers every response carries. Gates are plain functions, not hono
- * middleware: a request nothing makes wait is answered without a promise.
+ * The way every request takes: the gateway makes its record (exchange.ts), runs its steps in order
+ * (the gates app.ts lists, then the route's input checks and its handler) until one answers, sends
+ * that answer with the headers gathered on the way, and journals the API's requests. Steps are
+ * plain functions, not hono middleware: a request nothing makes wait is answered without a promise.
  * @module
  */
 import type { Context } from "hono";
 import type { AppEnv } from "./env.js";
-import type { Arrival, RequestRecorder } from "./journal/recorder.js";
-import type { MaybePromise } from "./maybe-promise.js";
+import { Exchange, type ErrorWriter } from "./exchange.js";
+import { writeEnvelope } from "./errors.js";
+import { answerInstead } from "./forced.js";
+import type { RequestRecorder } from "./journal/recorder.js";
 import type { MountedRoute } from "./operation.js";
-import { applyHeaders } from "./respond.js";
+import { withGatheredHeaders } from "./respond.js";
 
-type C = Context<AppEnv>;
+/**
+ * One step of a request's way: it answers (a Response), lets the request through to the next
+ * (undefined), or waits first (an async step: reading the body, a delay) and then does either.
+ * A route's handler is its last step, which always answers.
+ */
+export type Step = (exchange: Exchange) => Response | undefined | Promise<Response | undefined>;
 
-/** Answers the request, or lets it through (undefined). */
-export type Gate = (c: C) => MaybePromise<Response | undefined>;
+/** What hono runs for a route: its one handler. */
+export type RouteHandler = (c: Context<AppEnv>) => Response | Promise<Response>;
 
-/** What answers once the gates let a request through: the route's input checks and handler. */
-export type Inner = (c: C) => MaybePromise<Response>;
-
-/** Runs the gateway around a route's inner answer (or the not-found answer, with no route). */
-export type Wrap = (c: C, inner: Inner, route?: MountedRoute) => MaybePromise<Response>;
+/** A side of the gateway (the API, GraphQL, the rest): its gates in front of each route's own steps. */
+export interface Side {
+  /** The hono handler of a route (`undefined`: the answer to a path no route has), whose own steps follow the side's gates. */
+  handler(route: MountedRoute | undefined, steps: readonly Step[]): RouteHandler;
+}
 
 export interface GatewayOptions {
   /** Gates of every request, API or not, first. */
-  everyRequest: Gate[];
+  everyRequest: Step[];
   /** Gates of API requests, which are journaled. */
-  api: Gate[];
-  /** Gates of GraphQL requests (journaled too), whose route reads its own body and applies scenarios per root field. */
-  graphql?: Gate[];
+  api: Step[];
+  /** GraphQL requests (journaled too): their gates, and how their refusals are written. */
+  graphql: { gates: Step[]; writeError: ErrorWriter };
   /** Gates of every other request (control, docs). */
-  other: Gate[];
-  recorder: Pick<RequestRecorder, "begin" | "finish">;
-  /** Answers an error a gate or a handler throws (on `route`, when a route matched). */
-  onError: (error: unknown, c: C, route?: MountedRoute) => Response;
+  other: Step[];
+  recorder: Pick<RequestRecorder, "begin" | "waits" | "finish" | "finishLater">;
+  /** Answers an error a step throws. */
+  onError: (error: unknown, exchange: Exchange) => Response;
 }
 
-/** The first answer of `gates` from `i`, if any; a promise only once a gate returns one. */
-function firstAnswer(c: C, gates: readonly Gate[], i = 0): MaybePromise<Response | undefined> {
-  for (; i < gates.length; i++) {
-    const answer = gates[i]!(c);
-    if (answer instanceof Promise) return answer.then((res) => res ?? firstAnswer(c, gates, i + 1));
-    if (answer) return answer;
-  }
-  return undefined;
-}
-
-export function createGateway(options: GatewayOptions): { api: Wrap; graphql: Wrap; other: Wrap } {
+export function createGateway(options: GatewayOptions): { api: Side; graphql: Side; other: Side } {
   const { everyRequest, recorder, onError } = options;
-  const other = [...everyRequest, ...options.other];
+  // After the every-request gates: a CORS preflight they answer is not journaled.
+  const journaled: Step = (exchange) => void recorder.begin(exchange);
 
-  /** `gates` then `inner`, a thrown error or a rejection answered by `onError`. */
-  const answer = (c: C, gates: readonly Gate[], inner: Inner, route: MountedRoute | undefined): MaybePromise<Response> => {
-    let res: MaybePromise<Response>;
-    try {
-      const early = firstAnswer(c, gates);
-      res = early === undefined ? inner(c) : early instanceof Promise ? early.then((found) => found ?? inner(c)) : early;
-    } catch (error) {
-      return onError(error, c, route);
+  /**
+   * Runs `steps` from `i` until one answers, then sends that answer. This is the one place that
+   * tells a step's answer from a promise of one: while no step waits, the request is answered
+   * without a promise, which the Node adapter writes out at once; from the first step that waits,
+   * the rest run once it is done.
+   */
+  function run(exchange: Exchange, steps: readonly Step[], i: number): Response | Promise<Response> {
+    for (; i < steps.length; i++) {
+      let answer: ReturnType<Step>;
+      try {
+        answer = steps[i]!(exchange);
+      } catch (error) {
+        return send(exchange, onError(error, exchange));
+      }
+      if (answer instanceof Promise) {
+        const next = i + 1;
+        return answer.then(
+          (res) => (res === undefined ? run(exchange, steps, next) : send(exchange, res)),
+          (error: unknown) => send(exchange, onError(error, exchange)),
+        );
+      }
+      if (answer !== undefined) return send(exchange, answer);
     }
-    return res instanceof Promise ? res.catch((error: unknown) => onError(error, c, route)) : res;
-  };
-  /** The response, with the headers gathered on the way (request id, CORS, quota) on it. */
-  const send = (c: C, res: Response): Response => {
-    // Hono's `c.res = ` copies a response it replaces into a new one: it is set once only.
-    c.res = res;
-    applyHeaders(c);
-    return c.res;
-  };
-  /** The answer, or the one a gate asked to send instead once the handler's was made (`replaceAnswer`). */
-  const replaced = (c: C, res: Response, route: MountedRoute | undefined): MaybePromise<Response> => {
-    const replace = c.get("replaceAnswer");
-    return replace === undefined ? res : answer(c, [], () => replace(res), route);
-  };
-  const journaled = (c: C, res: Response, arrival: Arrival): MaybePromise<Response> => {
-    send(c, res);
-    const recorded = recorder.finish(c, arrival);
-    return recorded instanceof Promise ? recorded.then(() => c.res) : c.res;
-  };
-  /** After the every-request gates: the API's `gates` and the route, journaled. */
-  const apiInner = (c: C, gates: readonly Gate[], inner: Inner, route: MountedRoute | undefined): MaybePromise<Response> => {
-    const arrival = recorder.begin(c, route);
-    const answered = answer(c, gates, inner, route);
-    const res = answered instanceof Promise ? answered.then((r) => replaced(c, r, route)) : replaced(c, answered, route);
-    return res instanceof Promise ? res.then((r) => journaled(c, r, arrival)) : journaled(c, res, arrival);
-  };
+    return send(exchange, onError(new Error(`${exchange.c.req.method} ${exchange.c.req.path}: no step answered`), exchange));
+  }
 
-  /** An API request's wrap: the every-request gates, then `gates` and the route, journaled. */
-  const journaledWrap = (gates: readonly Gate[]): Wrap => (c, inner, route) => {
-    // A CORS preflight is answered by an every-request gate, before (and without) the API's.
-    let early: MaybePromise<Response | undefined>;
-    try {
-      early = firstAnswer(c, everyRequest);
-    } catch (error) {
-      early = onError(error, c);
-    }
-    if (early instanceof Promise) {
-      return early.then(
-        (res) => (res ? send(c, res) : apiInner(c, gates, inner, route)),
-        (error: unknown) => send(c, onError(error, c)),
+  /** The answer (or the one to give instead, once the handler has answered: `exchange.instead`), with the gathered headers, journaled. */
+  function send(exchange: Exchange, res: Response): Response | Promise<Response> {
+    if (exchange.instead !== undefined) {
+      return answerInstead(exchange, res).then(
+        (instead) => send(exchange, instead),
+        (error: unknown) => send(exchange, onError(error, exchange)),
       );
     }
-    return early ? send(c, early) : apiInner(c, gates, inner, route);
-  };
+    withGatheredHeaders(exchange, res);
+    if (exchange.arrival === undefined) return res;
+    if (!recorder.waits(exchange, res)) {
+      recorder.finish(exchange, res);
+      return res;
+    }
+    return recorder.finishLater(exchange, res).then(() => res);
+  }
 
-  return {
-    api: journaledWrap(options.api),
-    graphql: journaledWrap(options.graphql ?? []),
-    other: (c, inner, route) => {
-      const res = answer(c, other, inner, route);
-      return res instanceof Promise ? res.then((r) => send(c, r)) : send(c, res);
+  const side = (gates: readonly Step[], writeError: ErrorWriter): Side => ({
+    handler: (route, own) => {
+      const steps = [...everyRequest, ...gates, ...own];
+      return (c) => run(new Exchange(c, route, writeError), steps, 0);
     },
+  });
+  return {
+    api: side([journaled, ...options.api], writeEnvelope),
+    graphql: side([journaled, ...options.graphql.gates], options.graphql.writeError),
+    other: side(options.other, writeEnvelope),
   };
 }

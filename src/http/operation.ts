@@ -17,19 +17,10 @@ export interface MountedRoute {
   request?: RouteConfig["request"];
 }
 
-/** A request's API operation. */
-export interface OperationRef {
-  /** As the OpenAPI document names it, e.g. `getCustomer`. */
-  operationId: string;
-  /** The documented path, e.g. `/rest_api/v1/customers/{id}`. */
-  template: string;
-  /** The path's parameters, decoded as the router decodes them. */
-  params: Record<string, string>;
-}
-
 const CUSTOMER_PATH = `${API_BASE}/customers/{id}`;
 
-/** The customer a request is about: the `{id}` of a `/customers/{id}...` API operation. */
-export function customerIdOf(operation: OperationRef | undefined): string | undefined {
-  return operation?.template.startsWith(CUSTOMER_PATH) ? operation.params.id : undefined;
+/** The customer a request (its route, and its path's parameters) is about: the `{id}` of a `/customers/{id}...` API operation. */
+export function customerIdOf(request: { readonly route: MountedRoute | undefined; readonly params: Record<string, string> }): string | undefined {
+  const { route } = request;
+  return route?.operationId !== undefined && route.template.startsWith(CUSTOMER_PATH) ? request.params.id : undefined;
 }

@@ -4,7 +4,7 @@
  * @module
  */
 import { OpenAPIHono, createRoute, type RouteConfig } from "@hono/zod-openapi";
-import type { Context, TypedResponse } from "hono";
+import type { TypedResponse } from "hono";
 import type { JSONParsed } from "hono/utils/types";
 import type { z } from "@hono/zod-openapi";
 import { isoTimestamp } from "../engine/clock.js";
@@ -13,6 +13,7 @@ import type { Page } from "../engine/pagination.js";
 import type { ErrorCode } from "../engine/errors.js";
 import type { AppEnv } from "./env.js";
 import { ERROR_STATUS } from "./errors.js";
+import type { Exchange } from "./exchange.js";
 import { sendJsonText } from "./respond.js";
 import { ErrorEnvelopeSchema } from "./schemas.js";
 
@@ -101,28 +102,28 @@ export function apiRoute<const I extends ApiRouteInput>(input: I): ApiRoute<I> {
 type Json<B> = Response & TypedResponse<JSONParsed<B>, 200, "json">;
 
 /** With a JsonView (a customer the engine keeps), its kept text is sent. */
-export function ok<T>(c: Context<AppEnv>, data: JsonView<T>): Json<{ success: true; data: T; timestamp: string }>;
-export function ok<T>(c: Context<AppEnv>, data: T): Json<{ success: true; data: T; timestamp: string }>;
-export function ok(c: Context<AppEnv>, data: unknown): Response {
-  return sendEnvelope(c, data);
+export function ok<T>(exchange: Exchange, data: JsonView<T>): Json<{ success: true; data: T; timestamp: string }>;
+export function ok<T>(exchange: Exchange, data: T): Json<{ success: true; data: T; timestamp: string }>;
+export function ok(exchange: Exchange, data: unknown): Response {
+  return sendEnvelope(exchange, data);
 }
 
 /** A small reference list, returned whole with `meta.count`. */
-export function okList<T>(c: Context<AppEnv>, items: T[]): Json<{ success: true; data: T[]; meta: { count: number }; timestamp: string }> {
-  return sendEnvelope(c, items, { count: items.length }) as never;
+export function okList<T>(exchange: Exchange, items: T[]): Json<{ success: true; data: T[]; meta: { count: number }; timestamp: string }> {
+  return sendEnvelope(exchange, items, { count: items.length }) as never;
 }
 
 /** A cursor-paginated page with `meta.pagination`. */
 export function okPage<T>(
-  c: Context<AppEnv>,
+  exchange: Exchange,
   page: Page<T>,
 ): Json<{ success: true; data: T[]; meta: { pagination: Page<T>["pagination"] }; timestamp: string }> {
-  return sendEnvelope(c, page.items, { pagination: page.pagination }) as never;
+  return sendEnvelope(exchange, page.items, { pagination: page.pagination }) as never;
 }
 
 /** `{ success: true, data, meta, timestamp }` as JSON, written out piece by piece so that a JsonView brings its kept text. */
-function sendEnvelope(c: Context<AppEnv>, data: unknown, meta?: object): Response {
+function sendEnvelope(exchange: Exchange, data: unknown, meta?: object): Response {
   const dataText = data instanceof JsonView ? data.text : JSON.stringify(data);
-  const text = `{"success":true${dataText === undefined ? "" : `,"data":${dataText}`}${meta ? `,"meta":${JSON.stringify(meta)}` : ""},"timestamp":"${isoTimestamp(c.get("clock").now())}"}`;
-  return sendJsonText(c, text, 200);
+  const text = `{"success":true${dataText === undefined ? "" : `,"data":${dataText}`}${meta ? `,"meta":${JSON.stringify(meta)}` : ""},"timestamp":"${isoTimestamp(exchange.clock.now())}"}`;
+  return sendJsonText(exchange, text, 200);
 }

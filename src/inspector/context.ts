@@ -2,7 +2,8 @@
 import type { Context } from "hono";
 import type { AppEnv } from "../http/env.js";
 import { invalidInput, type RequestLocation } from "../http/errors.js";
-import { bodyText } from "../http/request-input.js";
+import type { Exchange } from "../http/exchange.js";
+import { bodyOf } from "../http/request-input.js";
 import { isHeaderValue } from "../http/respond.js";
 import { UI_PATH, type InspectorDeps } from "./paths.js";
 
@@ -14,11 +15,14 @@ export interface Answer<T> {
 /** One request to the inspector: its shop (`?shop=`), links that keep it, and control API calls for it. */
 export class Page {
   readonly shop: string | undefined;
+  /** hono's context of the request. */
+  readonly c: Context<AppEnv>;
 
   constructor(
-    readonly c: Context<AppEnv>,
+    readonly exchange: Exchange,
     private readonly deps: InspectorDeps,
   ) {
+    const c = (this.c = exchange.c);
     const shop = c.req.query("shop");
     this.shop = shop === undefined || shop === "" ? undefined : namedShop(shop, "query", "shop");
   }
@@ -76,7 +80,7 @@ export class Page {
 
   /** The form fields of a POST from a page (htmx sends them URL-encoded). */
   async form(): Promise<URLSearchParams> {
-    return new URLSearchParams(await bodyText(this.c));
+    return new URLSearchParams(bodyOf(this.exchange));
   }
 }
 

@@ -13,6 +13,7 @@ import { createRoute } from "@hono/zod-openapi";
 import type { Context } from "hono";
 import type { AppEnv } from "../http/env.js";
 import { sendNoRoute } from "../http/errors.js";
+import type { Exchange } from "../http/exchange.js";
 import type { Mount } from "../http/mount.js";
 import { PAGE_FILE_HEADERS } from "../http/page-headers.js";
 import { pathParams } from "../http/params.js";
@@ -48,23 +49,23 @@ const PAGE_PATHS: [string, string[]][] = [
 
 export function inspectorRouter(mount: Mount, deps: InspectorDeps) {
   const cache = new Map<string, Buffer>();
-  let handle: ((c: Context<AppEnv>) => Promise<Response>) | undefined;
-  const page = async (c: Context<AppEnv>) => {
+  let handle: ((c: Context<AppEnv>, exchange: Exchange) => Promise<Response>) | undefined;
+  const page = async (c: Context<AppEnv>, exchange: Exchange) => {
     // Assets share the pages' path pattern (one route per path); they need no pages loaded.
     const { page: name, id, part } = c.req.param() as { page?: string; id?: string; part?: string };
-    if (name === "assets" && c.req.method === "GET" && id !== undefined && part === undefined) return asset(c, id);
+    if (name === "assets" && c.req.method === "GET" && id !== undefined && part === undefined) return asset(c, exchange, id);
     if (!handle) {
       const pages = await (loading ??= import("./pages.js"));
       handle ??= pages.createPages(deps);
     }
-    const res = await handle(c);
+    const res = await handle(c, exchange);
     res.headers.set("Content-Security-Policy", CSP);
     for (const [name, value] of Object.entries(PAGE_FILE_HEADERS)) res.headers.set(name, value);
     return res;
   };
-  const asset = async (c: Context<AppEnv>, file: string) => {
+  const asset = async (c: Context<AppEnv>, exchange: Exchange, file: string) => {
     const found = Object.hasOwn(ASSETS, file) ? ASSETS[file] : undefined;
-    if (!found) return sendNoRoute(c);
+    if (!found) return sendNoRoute(exchange);
     let data = cache.get(file);
     if (!data) cache.set(file, (data = await readFile(found.path())));
     return c.body(new Uint8Array(data), 200, { "Content-Type": found.type, "Cache-Control": "no-cache", ...PAGE_FILE_HEADERS });

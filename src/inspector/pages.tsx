@@ -6,6 +6,7 @@
 import type { Context } from "hono";
 import type { AppEnv } from "../http/env.js";
 import { sendNoRoute } from "../http/errors.js";
+import type { Exchange } from "../http/exchange.js";
 import { Page } from "./context.js";
 import type { InspectorDeps } from "./paths.js";
 import { customerPage, customersPage } from "./customers.js";
@@ -33,11 +34,11 @@ const POST: Record<string, Handler> = {
 };
 
 export function createPages(deps: InspectorDeps) {
-  return async (c: Context<AppEnv>): Promise<Response> => {
+  return async (c: Context<AppEnv>, exchange: Exchange): Promise<Response> => {
     const { page: name = "", id, part } = c.req.param() as { page?: string; id?: string; part?: string };
     const table = c.req.method === "POST" ? POST : GET;
     const handler = Object.hasOwn(table, name) ? table[name] : undefined;
-    const res = handler ? await handler(new Page(c, deps), id, part) : undefined;
-    return res ?? sendNoRoute(c);
+    const res = handler ? await handler(new Page(exchange, deps), id, part) : undefined;
+    return res ?? sendNoRoute(exchange);
   };
 }

@@ -6,11 +6,10 @@
  * whole request, and the fields after it are not evaluated.
  * @module
  */
-import type { Context } from "hono";
 import type { RootField } from "../contract/index.js";
 import { restTwinRequest } from "../contract/twin-request.js";
 import type { ErrorCode } from "../engine/errors.js";
-import type { AppEnv } from "../http/env.js";
+import type { Exchange } from "../http/exchange.js";
 import { requestHeader } from "../http/request-input.js";
 import { applyRespond, type ScenarioDeps } from "./gate.js";
 import type { Decision } from "./registry.js";
@@ -47,9 +46,10 @@ const refOf = (d: Decision) => ({ scenario: d.scenario, rule: d.rule, ...(d.rule
 export type FieldsDecided = { answer: Response; forced?: undefined } | { answer?: undefined; forced: Map<string, FieldDecision> | undefined };
 
 /** The shop's rules over the operation's root fields: an answer to the whole request, or each field's decision (by response key). */
-export async function decideRootFields(c: Context<AppEnv>, prepared: RootFieldCalls, deps: ScenarioDeps): Promise<FieldsDecided> {
+export async function decideRootFields(exchange: Exchange, prepared: RootFieldCalls, deps: ScenarioDeps): Promise<FieldsDecided> {
   const { registry } = deps;
-  const shopId = c.get("shop").id;
+  const { c } = exchange;
+  const shopId = exchange.shop.id;
   const apiKey = requestHeader(c, "x-api-key");
   const header = (name: string) => requestHeader(c, name.toLowerCase());
   let forced: Map<string, FieldDecision> | undefined;
@@ -72,16 +72,16 @@ export async function decideRootFields(c: Context<AppEnv>, prepared: RootFieldCa
     const why = `forced by scenario "${decision.scenario}" rule ${decision.rule}`;
     if (ofOneField(respond)) {
       // The journal names the first rule that applied.
-      if (c.get("decision") === undefined) c.set("decision", refOf(decision));
-      if (respond.error !== undefined) c.set("decidedBy", "scenario");
+      exchange.decision ??= refOf(decision);
+      if (respond.error !== undefined) exchange.decidedBy = "scenario";
       (forced ??= new Map()).set(use.responseKey, {
         ...(respond.error !== undefined && { error: respond.error, reason: respond.message ?? why }),
         ...(respond.delayMs !== undefined && { delayMs: registry.drawDelay(respond.delayMs, shopId) }),
       });
       continue;
     }
-    c.set("decision", refOf(decision));
-    const answer = await applyRespond(c, respond, decision.limit, why, deps, "scenario");
+    exchange.decision = refOf(decision);
+    const answer = await applyRespond(exchange, respond, decision.limit, why, deps, "scenario");
     if (answer) return { answer };
   }
   return { forced };

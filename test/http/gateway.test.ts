@@ -1,50 +1,51 @@
 /**
- * The gateway runs the checks in front of API handlers as plain functions (src/http/gateway.ts):
- * in order, the first answer wins, a thrown error is answered like a handler's, and every API
- * request is recorded with the response it got, whoever wrote it. Routes are mounted through it
- * as one handler each, so a request that nothing makes wait is answered without a promise.
+ * The gateway runs the checks in front of API handlers as plain functions (src/http/gateway.ts),
+ * each given the request's record: in order, the first answer wins, a thrown error is answered
+ * like a handler's, and every API request is recorded with the response it got, whoever wrote it.
+ * Routes are mounted through it as one handler each, so a request that nothing makes wait is
+ * answered without a promise.
  */
 import { createRoute, OpenAPIHono, z } from "@hono/zod-openapi";
 import { describe, expect, it } from "vitest";
 import type { AppEnv } from "../../src/http/env.js";
-import { createGateway, type Gate } from "../../src/http/gateway.js";
+import { writeEnvelope } from "../../src/http/errors.js";
+import { createGateway, type Step } from "../../src/http/gateway.js";
 import { createMount } from "../../src/http/mount.js";
-import { setHeader } from "../../src/http/respond.js";
 
 /** A gate that notes it ran, and answers with `status` when given one. */
-type GateMaker = (name: string, status?: number) => Gate;
+type GateMaker = (name: string, status?: number) => Step;
 
-function harness(gates: (gate: GateMaker, later: GateMaker) => { api: Gate[]; everyRequest?: Gate[] }) {
+function harness(gates: (gate: GateMaker, later: GateMaker) => { api: Step[]; everyRequest?: Step[] }) {
   const seen: string[] = [];
   const recorded: { path: string; status: number; operation?: string }[] = [];
-  const gate: GateMaker = (name, status) => (c) => {
+  const gate: GateMaker = (name, status) => ({ c }) => {
     seen.push(name);
     if (status === undefined) return undefined;
     return status === 204 ? c.body(null, 204) : c.json({ by: name }, status as 200);
   };
-  const later: GateMaker = (name, status) => async (c) => {
+  const later: GateMaker = (name, status) => async (exchange) => {
     await new Promise((resolve) => setTimeout(resolve, 1));
-    return gate(name, status)(c);
+    return gate(name, status)(exchange);
   };
   const { api, everyRequest = [] } = gates(gate, later);
   const gateway = createGateway({
-    everyRequest: [(c) => void setHeader(c, "X-Request-Id", "req_1"), ...everyRequest],
+    everyRequest: [({ headers }) => void (headers["X-Request-Id"] = "req_1"), ...everyRequest],
     recorder: {
-      begin: (c, route) => {
-        if (route?.operationId) c.set("operation", { operationId: route.operationId, template: route.template, params: c.req.param() });
-        return { started: 0, at: 0 };
+      begin: (exchange) => void (exchange.arrival = { started: 0, at: 0 }),
+      waits: () => false,
+      finish: (exchange, res) => {
+        const operation = exchange.route?.operationId;
+        recorded.push({ path: exchange.c.req.path, status: res.status, ...(operation && { operation: `${operation} ${JSON.stringify(exchange.params)}` }) });
       },
-      finish: (c) => {
-        const operation = c.get("operation");
-        recorded.push({ path: c.req.path, status: c.res.status, ...(operation && { operation: `${operation.operationId} ${JSON.stringify(operation.params)}` }) });
-      },
+      finishLater: () => Promise.reject(new Error("nothing is left to read")),
     },
     api,
+    graphql: { gates: [], writeError: writeEnvelope },
     other: [],
-    onError: (error, c) => c.json({ error: String(error) }, 500),
+    onError: (error, { c }) => c.json({ error: String(error) }, 500),
   });
   const hidden = (path: string) => createRoute({ method: "get", path, hide: true, responses: { 200: { description: "" } } });
-  const apiRouter = createMount({ wrap: gateway.api, base: "/api" })()
+  const apiRouter = createMount({ side: gateway.api, base: "/api" })()
     .route(hidden("/thing"), (c) => {
       seen.push("handler");
       return c.json({ ok: true });
@@ -67,14 +68,14 @@ function harness(gates: (gate: GateMaker, later: GateMaker) => { api: Gate[]; ev
         return c.json({ id: c.req.valid("param").id, n: Number(c.req.valid("query").n) }, 200);
       },
     ).router;
-  const docs = createMount({ wrap: gateway.other, base: "" })().route(hidden("/docs"), (c) => {
+  const docs = createMount({ side: gateway.other, base: "" })().route(hidden("/docs"), (c) => {
     seen.push("docs");
     return c.text("docs");
   }).router;
   const app = new OpenAPIHono<AppEnv>();
   app.route("/api", apiRouter);
   app.route("/", docs);
-  app.notFound((c) => gateway.other(c, () => c.json({ notFound: true }, 404)));
+  app.notFound(gateway.other.handler(undefined, [({ c }) => c.json({ notFound: true }, 404)]));
   return { app, seen, recorded };
 }
 
@@ -102,11 +103,11 @@ describe("the gateway", () => {
   it.each([
     [
       "a gate that throws",
-      (): Gate => () => {
+      (): Step => () => {
         throw new Error("boom");
       },
     ],
-    ["a gate whose promise rejects", (): Gate => () => Promise.reject(new Error("boom"))],
+    ["a gate whose promise rejects", (): Step => () => Promise.reject(new Error("boom"))],
   ])("answers %s with the error handler, and records that answer", async (_, failing) => {
     const t = harness((gate) => ({ api: [gate("before"), failing(), gate("after")] }));
     const res = await t.app.request("/api/thing");

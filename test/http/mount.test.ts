@@ -12,21 +12,31 @@ import { describe, expect, it } from "vitest";
 import { fixedClock } from "../../src/engine/clock.js";
 import { DomainError } from "../../src/engine/errors.js";
 import type { AppEnv } from "../../src/http/env.js";
-import { answerError, sendError, validationError } from "../../src/http/errors.js";
+import { answerError, sendError, validationError, writeEnvelope } from "../../src/http/errors.js";
+import { Exchange } from "../../src/http/exchange.js";
+import { bodyLimit } from "../../src/http/gates/index.js";
 import { createGateway } from "../../src/http/gateway.js";
 import { createMount } from "../../src/http/mount.js";
 import { pathParams } from "../../src/http/params.js";
 
-/** A mount whose gateway only sets the clock and answers errors as the app does. */
+/** A mount whose gateway only sets the clock, reads the body (as the app's body limit does) and answers errors as the app does. */
 function mount() {
   const gateway = createGateway({
-    everyRequest: [(c) => void c.set("clock", fixedClock(0))],
+    everyRequest: [(exchange) => void (exchange.clock = fixedClock(0))],
     api: [],
-    other: [],
-    recorder: { begin: () => ({ started: 0, at: 0 }), finish: () => undefined },
-    onError: (error, c) => answerError(error, c),
+    graphql: { gates: [], writeError: writeEnvelope },
+    other: [bodyLimit(() => 1024 * 1024)],
+    recorder: { begin: () => undefined, waits: () => false, finish: () => undefined, finishLater: () => Promise.resolve() },
+    onError: (error, exchange) => answerError(error, exchange),
   });
-  return createMount({ wrap: gateway.other, base: "" });
+  return createMount({ side: gateway.other, base: "" });
+}
+
+/** `error` answered as the app answers it, on a request outside the gateway (the reference's). */
+function refusal(c: Context<AppEnv>, error: DomainError): Response {
+  const exchange = new Exchange(c, undefined, writeEnvelope);
+  exchange.clock = fixedClock(0);
+  return sendError(exchange, error);
 }
 
 const ok = { 200: { description: "ok" } };
@@ -85,19 +95,15 @@ describe("the mount's required JSON bodies", () => {
   const ours = mount()().route(route, (c) => c.json({ body: c.req.valid("json") }, 200)).router;
   // @hono/zod-openapi's own validators, their validation failures and HTTPExceptions answered as 422s.
   const reference = new OpenAPIHono<AppEnv>({
-    defaultHook: (result, c: Context<AppEnv>) => (result.success ? undefined : sendError(c, validationError(result.error, "body"))),
-  });
-  reference.use(async (c, next) => {
-    c.set("clock", fixedClock(0));
-    await next();
+    defaultHook: (result, c: Context<AppEnv>) => (result.success ? undefined : refusal(c, validationError(result.error, "body"))),
   });
   reference.onError((error, c) => {
     if (!(error instanceof HTTPException)) throw error;
     const type = c.req.header("Content-Type");
     const notJson = [{ in: "header" as const, path: "Content-Type", message: `must be application/json (optionally with "; charset=utf-8"), got ${type ?? "none"}` }];
     const malformed = [{ in: "body" as const, path: "(root)", message: "is not valid JSON" }];
-    if (error.status === 415) return sendError(c, new DomainError("VALIDATION_ERROR", "Request body must be JSON", notJson));
-    return sendError(c, new DomainError("VALIDATION_ERROR", "Request body is not valid JSON", malformed));
+    if (error.status === 415) return refusal(c, new DomainError("VALIDATION_ERROR", "Request body must be JSON", notJson));
+    return refusal(c, new DomainError("VALIDATION_ERROR", "Request body is not valid JSON", malformed));
   });
   reference.openapi(route, (c) => c.json({ body: c.req.valid("json") }, 200));
 

@@ -5,9 +5,8 @@
  * a fetch Response.
  * @module
  */
-import type { Gate } from "../gateway.js";
+import type { Step } from "../gateway.js";
 import { requestHeader } from "../request-input.js";
-import { setHeader } from "../respond.js";
 
 export interface CorsOptions {
   /** Whether CORS covers a request (its path and method; a preflight's, the method it asks for): the API's, never a page's. */
@@ -18,11 +17,11 @@ export interface CorsOptions {
   maxAgeSeconds: number;
 }
 
-export function cors(options: CorsOptions): Gate {
+export function cors(options: CorsOptions): Step {
   const allowHeaders = options.allowHeaders.join(",");
   const allowMethods = options.allowMethods.join(",");
   const exposeHeaders = options.exposeHeaders.join(",");
-  return (c) => {
+  return ({ c, headers }) => {
     // A browser sends Origin with every cross-origin request, preflights included; a request
     // without one (a server-side client, a test) has no use for CORS headers.
     if (requestHeader(c, "origin") === undefined) return undefined;
@@ -30,7 +29,7 @@ export function cors(options: CorsOptions): Gate {
     const asked = c.req.method === "OPTIONS" ? requestHeader(c, "access-control-request-method") : undefined;
     if (!options.covers(c.req.path, asked ?? c.req.method)) return undefined;
     // Any origin may call a simulator; no cookies are involved, so "*" is enough.
-    setHeader(c, "Access-Control-Allow-Origin", "*");
+    headers["Access-Control-Allow-Origin"] = "*";
     if (asked !== undefined) {
       return c.body(null, 204, {
         "Access-Control-Allow-Methods": allowMethods,
@@ -39,7 +38,7 @@ export function cors(options: CorsOptions): Gate {
         Vary: "Access-Control-Request-Headers",
       });
     }
-    setHeader(c, "Access-Control-Expose-Headers", exposeHeaders);
+    headers["Access-Control-Expose-Headers"] = exposeHeaders;
     return undefined;
   };
 }

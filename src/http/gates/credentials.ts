@@ -6,8 +6,7 @@
 import { DomainError } from "../../engine/errors.js";
 import { sendError } from "../errors.js";
 import { FixedWindow } from "../fixed-window.js";
-import type { Gate } from "../gateway.js";
-import { setHeader } from "../respond.js";
+import type { Step } from "../gateway.js";
 
 const HOUR_MS = 3_600_000;
 
@@ -33,26 +32,26 @@ export class Quotas {
   }
 }
 
-export function credentials(quotas: Quotas): Gate {
-  return (c) => {
-    const shop = c.get("shop");
-    if (!shop) return sendError(c, new DomainError("UNAUTHORIZED"), "credentials");
+export function credentials(quotas: Quotas): Step {
+  return (exchange) => {
+    const { shop, headers } = exchange;
+    if (!shop) return sendError(exchange, new DomainError("UNAUTHORIZED"), "credentials");
     const limit = shop.access.rateLimit;
     if (limit !== null) {
       const verdict = quotas.hit(shop.id, limit, shop.clock.now());
-      setHeader(c, "X-RateLimit-Limit", String(limit));
-      setHeader(c, "X-RateLimit-Remaining", String(verdict.remaining));
+      headers["X-RateLimit-Limit"] = String(limit);
+      headers["X-RateLimit-Remaining"] = String(verdict.remaining);
       if (!verdict.allowed) {
-        setHeader(c, "Retry-After", String(verdict.retryAfterSeconds));
+        headers["Retry-After"] = String(verdict.retryAfterSeconds);
         const message = `Rate limit of ${limit} requests per hour exceeded; retry in ${verdict.retryAfterSeconds} s`;
-        return sendError(c, new DomainError("RATE_LIMITED", message), "quota");
+        return sendError(exchange, new DomainError("RATE_LIMITED", message), "quota");
       }
     }
     if (!shop.access.apiAccess) {
-      return sendError(c, new DomainError("API_ACCESS_DISABLED", "API access is not enabled for this shop; ask for it to be enabled"), "credentials");
+      return sendError(exchange, new DomainError("API_ACCESS_DISABLED", "API access is not enabled for this shop; ask for it to be enabled"), "credentials");
     }
     if (shop.access.plan === "free") {
-      return sendError(c, new DomainError("PLAN_UPGRADE_REQUIRED", "The REST API is available on paid plans only; upgrade the shop's plan"), "credentials");
+      return sendError(exchange, new DomainError("PLAN_UPGRADE_REQUIRED", "The REST API is available on paid plans only; upgrade the shop's plan"), "credentials");
     }
     return undefined;
   };

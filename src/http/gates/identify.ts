@@ -1,5 +1,5 @@
 /**
- * Notes the shop both credential headers name (`c.get("shop")`) and times the request by its
+ * Notes the shop both credential headers name (`exchange.shop`) and times the request by its
  * clock, or by the default shop's when they name none: on every request, so that an error answered
  * before the API's checks, and the journal, read the right time. A request that waited since (a
  * latency, a delay, a body still arriving) finds its shop again before anything runs on it.
@@ -8,23 +8,22 @@
 import type { Engine } from "../../engine/engine.js";
 import { DomainError } from "../../engine/errors.js";
 import type { ShopEngine } from "../../engine/shop-engine.js";
-import type { AppEnv } from "../env.js";
-import type { Gate } from "../gateway.js";
-import type { Context } from "hono";
+import type { Exchange } from "../exchange.js";
+import type { Step } from "../gateway.js";
 import { requestHeader } from "../request-input.js";
-import { dropHeader } from "../respond.js";
 
 /** The shops by id, as they are now. */
 export type Shops = Pick<Engine, "shop">;
 
-export function identifyShop(engine: Engine): Gate {
-  return (c) => {
+export function identifyShop(engine: Engine): Step {
+  return (exchange) => {
+    const { c } = exchange;
     const shop = engine.shopByApiKey(requestHeader(c, "x-api-key") ?? "");
     if (shop && shop.access.apiSecret === requestHeader(c, "x-api-secret")) {
-      c.set("shop", shop);
-      c.set("clock", shop.clock);
+      exchange.shop = shop;
+      exchange.clock = shop.clock;
     } else {
-      c.set("clock", engine.defaultShop().clock);
+      exchange.clock = engine.defaultShop().clock;
     }
     return undefined;
   };
@@ -35,22 +34,22 @@ export function identifyShop(engine: Engine): Gate {
  * meanwhile is the reset one (a shop's id is never given to another); a shop deleted meanwhile
  * refuses the request as credentials that no longer exist, before anything is written.
  */
-export function findShopAgain(c: Context<AppEnv>, shops: Shops): ShopEngine {
-  const shop = c.get("shop");
+export function findShopAgain(exchange: Exchange, shops: Shops): ShopEngine {
+  const { shop } = exchange;
   const now = shops.shop(shop.id);
   if (now === shop) return shop;
   if (now === undefined) {
     // As the credentials check answers unknown credentials: without the shop's quota headers.
-    dropHeader(c, "X-RateLimit-Limit");
-    dropHeader(c, "X-RateLimit-Remaining");
-    c.set("decidedBy", "credentials");
+    delete exchange.headers["X-RateLimit-Limit"];
+    delete exchange.headers["X-RateLimit-Remaining"];
+    exchange.decidedBy = "credentials";
     throw new DomainError("UNAUTHORIZED");
   }
-  c.set("shop", now);
+  exchange.shop = now;
   return now;
 }
 
 /** The last of the API's gates: the handler runs on the shop as it is once the gates are through (they may have waited). */
-export function shopAfterGates(shops: Shops): Gate {
-  return (c) => void findShopAgain(c, shops);
+export function shopAfterGates(shops: Shops): Step {
+  return (exchange) => void findShopAgain(exchange, shops);
 }

@@ -6,7 +6,10 @@
  */
 import { isControlPath } from "../base.js";
 import { sendControlError } from "../errors.js";
-import type { Gate } from "../gateway.js";
+import type { Context } from "hono";
+import type { AppEnv } from "../env.js";
+import type { Exchange } from "../exchange.js";
+import type { Step } from "../gateway.js";
 import { requestHeader } from "../request-input.js";
 
 /** Whether `address` (what the server binds, or a peer's address) is a loopback address. */
@@ -26,7 +29,7 @@ export function isLoopbackName(hostname: string): boolean {
  * absent or its own. An in-process request has no peer: it comes from the program that runs
  * the simulator, and the rest is checked as for any other.
  */
-export function isOwnLoopbackRequest(c: Parameters<Gate>[0]): boolean {
+export function isOwnLoopbackRequest(c: Context<AppEnv>): boolean {
   const own = new URL(c.req.url);
   if (!isLoopbackName(own.hostname)) return false;
   const peer = c.env?.incoming?.socket.remoteAddress;
@@ -45,21 +48,22 @@ export function isOwnLoopbackRequest(c: Parameters<Gate>[0]): boolean {
  * to a loopback address), a `Host` that is not a loopback name is refused too: a page whose DNS name
  * an attacker points at 127.0.0.1 (DNS rebinding) is same-origin to the browser, but sends that name.
  */
-export function controlCallers(options: { loopbackHostsOnly: boolean }): Gate {
-  return (c) => {
+export function controlCallers(options: { loopbackHostsOnly: boolean }): Step {
+  return (exchange) => {
+    const { c } = exchange;
     if (!isControlPath(c.req.path)) return undefined;
     const own = new URL(c.req.url);
     if (options.loopbackHostsOnly && !isLoopbackName(own.hostname)) {
-      return refuse(c, `Host ${own.host} is not a loopback name: while bound to a loopback address, the control API answers localhost, 127.0.0.1 and [::1] only`);
+      return refuse(exchange, `Host ${own.host} is not a loopback name: while bound to a loopback address, the control API answers localhost, 127.0.0.1 and [::1] only`);
     }
     const site = requestHeader(c, "sec-fetch-site");
     if (site === "cross-site" || site === "same-site") {
-      return refuse(c, `Sec-Fetch-Site: ${site}: the control API answers no other site's page`);
+      return refuse(exchange, `Sec-Fetch-Site: ${site}: the control API answers no other site's page`);
     }
     const origin = requestHeader(c, "origin");
     // Hosts compared, not schemes: a proxy that ends TLS in front of the simulator changes the scheme only.
     if (origin !== undefined && hostOf(origin) !== own.host) {
-      return refuse(c, `Origin ${origin} is not this simulator's: the control API answers no other site's page`);
+      return refuse(exchange, `Origin ${origin} is not this simulator's: the control API answers no other site's page`);
     }
     return undefined;
   };
@@ -74,6 +78,6 @@ function hostOf(origin: string): string | undefined {
   }
 }
 
-function refuse(c: Parameters<Gate>[0], why: string): Response {
-  return sendControlError(c, "FORBIDDEN", `${why}. Call it from a test process, curl or the docs page at /doc`);
+function refuse(exchange: Exchange, why: string): Response {
+  return sendControlError(exchange, "FORBIDDEN", `${why}. Call it from a test process, curl or the docs page at /doc`);
 }

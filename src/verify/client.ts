@@ -1,0 +1,177 @@
+/**
+ * The one way verify talks to a target: every request goes through `PoliteClient.send`, which
+ * counts it, keeps to the pace, waits out a 429, refuses in read mode anything that could write,
+ * and in plan mode only writes the request down. Credentials go in headers and nowhere else: no
+ * error, plan line or exchange carries them.
+ * @module
+ */
+import { VERSION } from "../version.js";
+import { assertReadOnly } from "./read-only.js";
+import type { Exchange, VerifyRequest } from "./request.js";
+
+export type { Exchange, VerifyRequest } from "./request.js";
+
+/** The target gave no usable answer (unreachable, no answer in time, quota spent): the run stops, exit code 2. */
+export class TargetError extends Error {
+  override readonly name = "TargetError";
+}
+
+/** The secret sent on purpose to see a 401: fixed, so it is never derived from the real one. */
+export const WRONG_SECRET = "loyalty-sim-verify-wrong-secret";
+
+/** Requests a full run may send, retries included. */
+export const REQUEST_BUDGET = 150;
+/** At most this many requests a second. */
+export const MAX_PER_SECOND = 10;
+const HOUR_MS = 3_600_000;
+/** 429s in a row on one request before the run stops. */
+const MAX_RETRIES = 3;
+/** A `Retry-After` longer than this stops the run instead of waiting. */
+export const MAX_RETRY_AFTER_S = 300;
+/** Waited on a 429 that names no `Retry-After`. */
+const DEFAULT_RETRY_AFTER_S = 60;
+const TIMEOUT_MS = 30_000;
+/** Headers the checks read. */
+const KEPT_HEADERS = ["x-ratelimit-limit", "x-ratelimit-remaining", "retry-after", "content-type"];
+
+export interface ClientOptions {
+  origin: string;
+  fetch: typeof fetch;
+  apiKey: string;
+  apiSecret: string;
+  /** Whether requests that write may go (`--allow-writes`); else only REST GETs and GraphQL queries. */
+  writes: boolean;
+  /** Write each request down, send none. */
+  plan: boolean;
+  /** Keep to MAX_PER_SECOND and the quota (off for `--target self`, which has no quota to spare). */
+  pace: boolean;
+  /** How many requests the run still means to send, this one included (for the quota's pace). */
+  left: () => number;
+  sleep?: (ms: number) => Promise<void>;
+  now?: () => number;
+}
+
+export class PoliteClient {
+  /** Requests sent, retries included. */
+  sent = 0;
+  /** In plan mode: the `METHOD /path` of each request, in order. */
+  readonly planned: string[] = [];
+  /** Whether the quota ever slowed the run, for the summary. */
+  slowed = false;
+  readonly #o: ClientOptions;
+  readonly #sleep: (ms: number) => Promise<void>;
+  readonly #now: () => number;
+  #lastStart = Number.NEGATIVE_INFINITY;
+  #limit: number | undefined;
+  #remaining: number | undefined;
+
+  constructor(options: ClientOptions) {
+    this.#o = options;
+    this.#sleep = options.sleep ?? ((ms) => new Promise((resolve) => setTimeout(resolve, ms)));
+    this.#now = options.now ?? Date.now;
+  }
+
+  /** The answer, or undefined in plan mode. Throws TargetError when the target gives none. */
+  async send(request: VerifyRequest): Promise<Exchange | undefined> {
+    // Before anything, in plan mode too: a plan must not list what the run may not send.
+    if (!this.#o.writes) await assertReadOnly(request);
+    const line = `${request.method} ${request.path}`;
+    if (this.#o.plan) {
+      this.planned.push(line);
+      return undefined;
+    }
+    for (let attempt = 0; ; attempt++) {
+      const exchange = await this.#once(request, line);
+      if (exchange.status !== 429) return exchange;
+      if (attempt >= MAX_RETRIES) throw new TargetError(`${line} was answered 429 ${MAX_RETRIES + 1} times in a row: the target's quota is spent; run verify again later`);
+      const wait = retryAfterSeconds(exchange.headers["retry-after"]);
+      if (wait > MAX_RETRY_AFTER_S) throw new TargetError(`${line} was answered 429 with Retry-After ${wait} s (more than ${MAX_RETRY_AFTER_S} s): the target's quota is spent; run verify again later`);
+      await this.#sleep(wait * 1000);
+    }
+  }
+
+  async #once(request: VerifyRequest, line: string): Promise<Exchange> {
+    if (this.sent >= REQUEST_BUDGET) throw new TargetError(`the run's budget of ${REQUEST_BUDGET} requests is spent (retries after 429 count too): stopped before ${line}`);
+    await this.#pace();
+    this.sent++;
+    const headers: Record<string, string> = {
+      Accept: "application/json",
+      "User-Agent": `loyalty-sim-verify/${VERSION}`,
+      "X-Api-Key": this.#o.apiKey,
+      "X-Api-Secret": request.wrongSecret ? WRONG_SECRET : this.#o.apiSecret,
+    };
+    if (request.body !== undefined) headers["Content-Type"] = "application/json";
+    let res: Response;
+    try {
+      res = await this.#o.fetch(`${this.#o.origin}${request.path}`, {
+        method: request.method,
+        headers,
+        ...(request.body !== undefined && { body: JSON.stringify(request.body) }),
+        signal: AbortSignal.timeout(TIMEOUT_MS),
+      });
+    } catch (error) {
+      throw new TargetError(`could not reach ${this.#o.origin} (${line}): ${why(error)}`);
+    }
+    const text = await res.text().catch((error: unknown) => {
+      throw new TargetError(`${line}: the answer broke off: ${why(error)}`);
+    });
+    const kept: Record<string, string> = {};
+    for (const name of KEPT_HEADERS) {
+      const value = res.headers.get(name);
+      if (value !== null) kept[name] = value;
+    }
+    if (!request.wrongSecret) this.#noteQuota(kept);
+    return { request: line, method: request.method, path: request.path, wrongSecret: request.wrongSecret === true, status: res.status, headers: kept, body: parseBody(text) };
+  }
+
+  /**
+   * At most MAX_PER_SECOND request starts a second. When `X-RateLimit-Remaining` is below the
+   * requests the run still has to send, the hour's quota would not last at that pace: the run
+   * slows to the quota's own, one request every (3600 s / X-RateLimit-Limit), so it never takes the
+   * quota faster than the hour gives it.
+   */
+  async #pace(): Promise<void> {
+    if (!this.#o.pace) return;
+    let interval = 1000 / MAX_PER_SECOND;
+    if (this.#limit !== undefined && this.#remaining !== undefined && this.#remaining < this.#o.left()) {
+      interval = Math.max(interval, Math.ceil(HOUR_MS / this.#limit));
+      this.slowed = true;
+    }
+    const wait = this.#lastStart + interval - this.#now();
+    if (wait > 0) await this.#sleep(wait);
+    this.#lastStart = this.#now();
+  }
+
+  #noteQuota(headers: Record<string, string>): void {
+    const limit = Number(headers["x-ratelimit-limit"]);
+    const remaining = Number(headers["x-ratelimit-remaining"]);
+    if (Number.isInteger(limit) && limit > 0) this.#limit = limit;
+    if (Number.isInteger(remaining) && remaining >= 0) this.#remaining = remaining;
+  }
+}
+
+/** Seconds to wait: `Retry-After` as seconds or as an HTTP date; absent or unreadable, a minute. */
+export function retryAfterSeconds(value: string | undefined, now = Date.now()): number {
+  if (value === undefined) return DEFAULT_RETRY_AFTER_S;
+  if (/^\d+$/.test(value.trim())) return Number(value.trim());
+  const at = Date.parse(value);
+  return Number.isNaN(at) ? DEFAULT_RETRY_AFTER_S : Math.max(0, Math.ceil((at - now) / 1000));
+}
+
+function parseBody(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return text;
+  }
+}
+
+/** Why a fetch failed, in a few words: the system's code (ECONNREFUSED...) or the error's name. */
+function why(error: unknown): string {
+  if (error instanceof Error && error.name === "TimeoutError") return `no answer within ${TIMEOUT_MS / 1000} s`;
+  const cause = (error as { cause?: { code?: unknown; message?: unknown } } | undefined)?.cause;
+  // A system code (ECONNREFUSED) says it best; undici's own (UND_ERR_SOCKET) less than its message.
+  if (typeof cause?.code === "string" && !cause.code.startsWith("UND_ERR_")) return cause.code;
+  if (typeof cause?.message === "string") return cause.message;
+  return error instanceof Error ? error.message : String(error);
+}

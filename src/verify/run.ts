@@ -1,0 +1,123 @@
+/**
+ * `verify()`: the run. Options checked and waivers read before anything is sent; then each step in
+ * order through the polite client, the checks judged on the answers, the report made. A run that
+ * cannot go on (the target unreachable, a customer that may not be written) throws a TargetError,
+ * with the requests that restore the customer when writes had begun.
+ * @module
+ */
+import { CHECKS, stepsOf } from "./checks/index.js";
+import { customerOutcome } from "./checks/writes/customer.js";
+import { PoliteClient, TargetError, type Exchange } from "./client.js";
+import { judgeChecks } from "./judge.js";
+import { parseVerifyOptions, type VerifyOptions } from "./options.js";
+import { Answers, needsOf, requestOf, Vars, type Step } from "./plan.js";
+import { writeReports } from "./report/index.js";
+import type { Report, Status } from "./report/types.js";
+import { restoreRequests, stateOf } from "./restore.js";
+import { dayOf, loadWaivers, type Waiver } from "./waivers.js";
+
+/** What a test or an embedding program may replace. */
+export interface VerifyDeps {
+  /** The fetch a URL target is called with (the global one by default). */
+  fetch?: typeof fetch;
+  now?: () => number;
+  sleep?: (ms: number) => Promise<void>;
+}
+
+export type VerifyResult = { kind: "plan"; requests: string[] } | { kind: "report"; report: Report };
+
+/** The target's fetch, origin and credentials: `self` is a simulator made here, in process. */
+async function connect(target: string, options: { apiKey?: string | undefined; apiSecret?: string | undefined; plan: boolean }, deps: VerifyDeps) {
+  // A plan sends nothing: no simulator is built for it, no credential is needed.
+  if (target !== "self" || options.plan) return { fetch: deps.fetch ?? fetch, origin: target, apiKey: options.apiKey ?? "", apiSecret: options.apiSecret ?? "", pace: true };
+  // Loaded only for self: a run against a URL does not build a simulator.
+  const [{ createSelfSimulator }, { IN_PROCESS_ORIGIN }] = await Promise.all([import("./self.js"), import("../simulator/in-process.js")]);
+  const sim = createSelfSimulator(options);
+  return { fetch: sim.fetch, origin: IN_PROCESS_ORIGIN, apiKey: sim.apiKey, apiSecret: sim.apiSecret, pace: false };
+}
+
+/** The first answer tells whether the target is the loyalty API and takes the credentials. */
+function firstAnswerProblem(exchange: Exchange, origin: string): string | undefined {
+  const body = exchange.body as { success?: unknown; error?: { code?: unknown } } | undefined;
+  if (exchange.status === 401 || exchange.status === 403) {
+    return `the target refused the credentials: ${exchange.request} answered ${exchange.status} ${String(body?.error?.code ?? "")}; check --api-key and --api-secret (and that API access is enabled for the shop)`;
+  }
+  if (typeof body !== "object" || body === null || typeof body.success !== "boolean") {
+    return `${origin} did not answer as the loyalty API does: ${exchange.request} answered ${exchange.status} ${exchange.headers["content-type"] ?? "without a content type"}; --target takes the service's origin, e.g. https://stamp.appydesign.io`;
+  }
+  return undefined;
+}
+
+export async function verify(input: VerifyOptions, deps: VerifyDeps = {}): Promise<VerifyResult> {
+  const options = parseVerifyOptions(input);
+  const waivers: Waiver[] = options.waivers !== undefined ? loadWaivers(options.waivers) : [];
+  const now = deps.now ?? Date.now;
+  const startedAt = new Date(now()).toISOString();
+  const steps = stepsOf(options.allowWrites);
+  const vars = new Vars();
+  if (options.customer !== undefined) vars.set("customer", options.customer);
+  const connection = await connect(options.target, options, deps);
+  let index = 0;
+  const client = new PoliteClient({
+    ...connection,
+    writes: options.allowWrites,
+    plan: options.plan,
+    left: () => steps.length - index,
+    ...(deps.sleep && { sleep: deps.sleep }),
+    ...(deps.now && { now: deps.now }),
+  });
+
+  if (options.plan) {
+    for (const step of steps) await client.send(requestOf(step, (name) => vars.get(name) ?? `{${name}}`, true));
+    return { kind: "plan", requests: client.planned };
+  }
+
+  const answers = new Answers();
+  try {
+    for (; index < steps.length; index++) await runStep(steps[index]!, index === 0);
+  } catch (error) {
+    if (error instanceof TargetError && answers.has("before.customer")) throw withRestore(error);
+    throw error;
+  }
+
+  async function runStep(step: Step, first: boolean): Promise<void> {
+    const missing = needsOf(step).find((name) => vars.get(name) === undefined);
+    if (missing !== undefined) return answers.skip(step.key, vars.reason(missing));
+    const exchange = (await client.send(requestOf(step, (name) => vars.get(name)!, false)))!;
+    const problem = first ? firstAnswerProblem(exchange, options.target) : undefined;
+    if (problem) throw new TargetError(problem);
+    answers.record(step, exchange);
+    step.bind?.(exchange, { vars, answers });
+  }
+
+  /** The run stopped after it began to write: the error says how to put the customer back. */
+  function withRestore(error: TargetError): TargetError {
+    const before = stateOf(answers, "before.customer", "before.codes");
+    // The run's own record of what it left undone: the customer is not read again from a failing target.
+    const restore = before ? restoreRequests(options.customer!, before, null, vars, {}) : [];
+    if (restore.length === 0) return error;
+    return new TargetError(`${error.message}\nThe run stopped after it began to write: customer ${options.customer} may not be as it was. To restore it, send:\n  ${restore.join("\n  ")}`);
+  }
+
+  const report = makeReport();
+  writeReports(report, options.reports, [connection.apiKey, connection.apiSecret]);
+  return { kind: "report", report };
+
+  function makeReport(): Report {
+    const checks = CHECKS.filter((c) => c.phase === "read" || options.allowWrites);
+    const judged = judgeChecks(checks, answers, vars, waivers, dayOf(now()));
+    const summary: Record<Status, number> = { pass: 0, fail: 0, skip: 0, waived: 0 };
+    for (const check of judged.reports) summary[check.status]++;
+    return {
+      target: options.target,
+      startedAt,
+      mode: options.allowWrites ? "write" : "read",
+      requests: client.sent,
+      summary,
+      checks: judged.reports,
+      customer: options.allowWrites ? { id: options.customer!, ...customerOutcome(answers, vars) } : null,
+      waivers: { unmatched: judged.unmatched, expired: judged.expired },
+      notes: client.slowed ? ["X-RateLimit-Remaining was below the requests the run still had to send: it slowed to one request every 3600/X-RateLimit-Limit seconds"] : [],
+    };
+  }
+}
