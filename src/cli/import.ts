@@ -80,12 +80,17 @@ export function parseImportCli(argv: string[], env: Record<string, string | unde
   } as ImportOptions;
 }
 
-/** Each secret replaced, wherever a message might carry one. */
+/**
+ * Each secret replaced, wherever a message might carry one (none is put in one on purpose). A
+ * secret of a few characters is left alone: replacing it would mangle every word that holds it.
+ */
 function redact(text: string, secrets: (string | undefined)[]): string {
   let out = text;
-  for (const secret of secrets) if (secret) out = out.replaceAll(secret, "[redacted]");
+  for (const secret of secrets) if (secret && secret.length >= MIN_REDACTED) out = out.replaceAll(secret, "[redacted]");
   return out;
 }
+
+const MIN_REDACTED = 6;
 
 /** Runs the command; resolves with its exit code. Nothing it writes holds a credential or the salt. */
 export async function runImportCli(argv: string[], env: Record<string, string | undefined>, io: ImportIo, deps: { fetch?: typeof fetch } = {}): Promise<number> {
