@@ -85,7 +85,8 @@ describe("issue 30: loyalty-sim import", () => {
 
   it("keeps formats: emails stay emails (one shared email stays shared, in any case), codes keep their shape, phone numbers their pattern", async () => {
     const file = JSON.parse((await importFrom(source)).text) as Json;
-    const [ada, ben, cy, dee] = ["7000000000001", "7000000000002", "7000000000003", "7000000000004"].map((id) => (file.customers as Json[]).find((c) => c.id === id)!);
+    const byId = (id: string): Json => (file.customers as Json[]).find((c) => c.id === id)!;
+    const [ada, ben, cy, dee] = [byId("7000000000001"), byId("7000000000002"), byId("7000000000003"), byId("7000000000004")];
     expect(ben.email).toBe(ada.email);
     expect(cy.email).not.toBe(ada.email);
     for (const c of file.customers as Json[]) {

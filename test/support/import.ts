@@ -124,7 +124,7 @@ export function startSource(options: { customers?: number; change?: (file: Json)
   /** What the importer is given: the stand-in's fetch, counting answers by status, and the test's clock. */
   const statuses: number[] = [];
   const deps = {
-    fetch: (async (input: RequestInfo | URL, init?: RequestInit) => {
+    fetch: (async (input: Parameters<typeof fetch>[0], init?: RequestInit) => {
       const res = await sim.fetch(input, init);
       statuses.push(res.status);
       return res;
