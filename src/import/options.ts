@@ -61,7 +61,7 @@ export const ImportOptionsSchema = z
     apiSecret: z.string().min(1).optional(),
     out: z.string().min(1).optional(),
     /** How many customers, oldest first, or all of them. */
-    customers: z.union([z.literal("all"), count(10_000_000)]).default(50),
+    customers: z.union([z.literal("all"), count(10_000_000)], { error: "must be a number of customers (0 for none) or all" }).default(50),
     /** The newest activities kept of each customer. */
     activities: count(1_000_000).pipe(z.int().min(1, "must be at least 1")).default(100),
     salt: z.string().min(1).optional(),

@@ -25,7 +25,7 @@ export class LeakError extends Error {
     readonly leaks: Leak[],
   ) {
     const kinds = [...new Set(leaks.map((l) => l.kind))];
-    const where = leaks.slice(0, 10).map((l) => `  - a ${l.kind} in ${l.path}`);
+    const where = leaks.slice(0, 10).map((l) => `  - ${/^[aeiou]/.test(l.kind) ? "an" : "a"} ${l.kind} in ${l.path}`);
     const more = leaks.length > 10 ? [`  - and ${leaks.length - 10} more`] : [];
     super(`refused to write ${file}: it would still hold original values (${kinds.join(", ")}), which must not leave production; nothing was written:\n${[...where, ...more].join("\n")}\nThis is a bug in loyalty-sim import's pseudonyms, or personal data in a text it copies as written (the program's names and messages): edit it in the shop, or import with --keep-personal-data for a file that stays private.`);
   }
