@@ -3,12 +3,13 @@
  * refused before it leaves), keeps to a pace under the shop's hourly quota (read from
  * `X-RateLimit-Limit` and `X-RateLimit-Remaining`), waits out a 429 for its `Retry-After`, and
  * checks each answer against the contract's schema. The credentials go in headers and nowhere
- * else: no error or progress line carries them. Written so that verify's client (src/verify) and
- * this one can become one.
+ * else: no error or progress line carries them. verify's client (src/verify) reads Retry-After and
+ * a failed fetch alike (http/client-answers.ts); its pace is its own (a small budget, no schemas).
  * @module
  */
 import type { z } from "zod";
 import { API_BASE } from "../http/base.js";
+import { fetchFailure, retryAfterSeconds } from "../http/client-answers.js";
 import { VERSION } from "../version.js";
 import { fieldPath } from "../zod-issues.js";
 
@@ -24,8 +25,6 @@ const HOUR_MS = 3_600_000;
 const MAX_RETRIES = 5;
 /** A `Retry-After` longer than an hour (the quota's window) and a minute stops the import instead of waiting. */
 export const MAX_RETRY_AFTER_S = 3_660;
-/** Waited on a 429 that names no `Retry-After` (production documents none). */
-const DEFAULT_RETRY_AFTER_S = 60;
 const TIMEOUT_MS = 30_000;
 
 export interface ReaderOptions {
@@ -40,8 +39,6 @@ export interface ReaderOptions {
   onWait?: (ms: number, why: string) => void;
   sleep?: (ms: number) => Promise<void>;
   now?: () => number;
-  /** Least time between two request starts (default 1000 / MAX_PER_SECOND). */
-  minIntervalMs?: number;
 }
 
 /** A request the reader is asked for: only GETs below the API's base go out. */
@@ -89,7 +86,7 @@ export class PoliteReader {
         continue;
       }
       const body = await res.text().catch((error: unknown) => {
-        throw new SourceError(`${line}: the answer broke off: ${why(error)}`);
+        throw new SourceError(`${line}: the answer broke off: ${fetchFailure(error, TIMEOUT_MS)}`);
       });
       if (res.status !== 200) throw new SourceError(`${line} was answered ${res.status}${errorCode(body)}${HINTS[res.status] ?? ""}`);
       let json: unknown;
@@ -118,7 +115,7 @@ export class PoliteReader {
         signal: AbortSignal.timeout(TIMEOUT_MS),
       });
     } catch (error) {
-      throw new SourceError(`could not reach ${this.#o.origin} (${line}): ${why(error)}`);
+      throw new SourceError(`could not reach ${this.#o.origin} (${line}): ${fetchFailure(error, TIMEOUT_MS)}`);
     }
     const limit = Number(res.headers.get("x-ratelimit-limit") ?? Number.NaN);
     const remaining = Number(res.headers.get("x-ratelimit-remaining") ?? Number.NaN);
@@ -135,7 +132,7 @@ export class PoliteReader {
    * window ends; a 429 there is waited out for its Retry-After.
    */
   async #pace(): Promise<void> {
-    let interval = this.#o.minIntervalMs ?? 1000 / MAX_PER_SECOND;
+    let interval = 1000 / MAX_PER_SECOND;
     const remaining = this.#remaining;
     if (remaining !== undefined && this.limit !== undefined && remaining < this.#o.left()) {
       interval = Math.max(interval, Math.ceil(HOUR_MS / (remaining > 0 ? remaining : this.limit)));
@@ -167,21 +164,4 @@ function errorCode(body: string): string {
   } catch {
     return "";
   }
-}
-
-/** Seconds to wait: `Retry-After` as seconds or as an HTTP date; absent or unreadable, a minute. */
-export function retryAfterSeconds(value: string | null, now: number): number {
-  if (value === null) return DEFAULT_RETRY_AFTER_S;
-  if (/^\d+$/.test(value.trim())) return Number(value.trim());
-  const at = Date.parse(value);
-  return Number.isNaN(at) ? DEFAULT_RETRY_AFTER_S : Math.max(0, Math.ceil((at - now) / 1000));
-}
-
-/** Why a fetch failed, in a few words: the system's code (ECONNREFUSED...) or the error's name. */
-function why(error: unknown): string {
-  if (error instanceof Error && error.name === "TimeoutError") return `no answer within ${TIMEOUT_MS / 1000} s`;
-  const cause = (error as { cause?: { code?: unknown; message?: unknown } } | undefined)?.cause;
-  if (typeof cause?.code === "string") return cause.code;
-  if (typeof cause?.message === "string") return cause.message;
-  return error instanceof Error ? error.message : String(error);
 }

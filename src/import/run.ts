@@ -42,8 +42,6 @@ export interface ImportDeps {
   now?: () => number;
   /** A line of progress (stderr), each replacing the last on a terminal. */
   progress?: (line: string) => void;
-  /** Least time between two requests (tests lower it). */
-  minIntervalMs?: number;
 }
 
 export type ImportResult =
@@ -76,7 +74,6 @@ export async function runImport(input: ImportOptions, deps: ImportDeps = {}): Pr
     onWait: (ms, why) => progress(`waiting ${(ms / 1000).toFixed(1)} s: ${why}`),
     ...(deps.sleep && { sleep: deps.sleep }),
     ...(deps.now && { now: deps.now }),
-    ...(deps.minIntervalMs !== undefined && { minIntervalMs: deps.minIntervalMs }),
   });
   const source = await readSource(reader, options, estimate, progress);
 
