@@ -57,7 +57,8 @@ export function realValues(source: SourceData, program: MappedProgram): { real: 
   const customers = source.customers.map((c) => c.customer);
   const labels = source.customers.flatMap((c) => c.activities.map((a) => a.label));
   const { shop, tiers, earnRules, rewards, beacons } = program.fixture;
-  const programText = [shop.programName, ...tiers.flatMap((t) => [t.name, t.benefits]), ...earnRules.map((r) => r.name), ...rewards.map((r) => r.name), ...beacons.flatMap((b) => [b.name, b.message])].join("\n");
+  // The texts the file holds as written, and the labels the shop writes itself.
+  const programText = [shop.programName, shop.stampBrandingSingular, shop.stampBrandingPlural, shop.manualAdjustmentLabel, OPENING_LABEL, ...tiers.flatMap((t) => [t.name, t.benefits]), ...earnRules.map((r) => r.name), ...rewards.map((r) => r.name), ...beacons.flatMap((b) => [b.name, b.message])].join("\n");
   const names = new Set(customers.flatMap((c) => [c.firstName, c.lastName]));
   const programWords = new Set([...names].filter((name) => wordIn(programText, name)));
   const emails = new Set([...customers.map((c) => c.email), ...labels.flatMap((l) => [...l.matchAll(EMAIL)].map((m) => m[0]))].filter((e) => e !== "").map((e) => e.toLowerCase()));

@@ -54,6 +54,20 @@ describe("issue 30: the leak check", () => {
   });
 });
 
+describe("issue 30: names that are words of the program", () => {
+  it("are replaced in the customer's record, and kept in the program's texts and the labels they make", async () => {
+    const source = withCredentials((file) =>
+      file.customers.push({ id: "7000000000005", firstName: "Stamps", lastName: "Gold", email: "s.gold@personal.test", stampBalance: 5, activities: [{ label: "Stamps adjusted by the shop", stampChange: 5, createdAt: "2026-10-14T09:00:00+00:00" }] }),
+    );
+    const run = await cli(source, []);
+    expect(run.code).toBe(0);
+    const file = JSON.parse(run.file!) as Json;
+    const c = (file.customers as Json[]).find((x) => x.id === "7000000000005")!;
+    expect([c.firstName === "Stamps", c.lastName === "Gold", c.activities[0].label]).toEqual([false, false, "Stamps adjusted by the shop"]);
+    expect((file.tiers as Json[]).map((t) => t.name)).toEqual(["Bronze", "Silver", "Gold", "Platinum"]);
+  });
+});
+
 describe("issue 30: import's privacy options", () => {
   it("--keep-personal-data keeps names, emails and birthdays, warns, and still replaces every code", async () => {
     const run = await cli(withCredentials(), ["--keep-personal-data"]);
