@@ -31,6 +31,8 @@ describe("issue 30: loyalty-sim import, the built command", () => {
     try {
       const run = await runCli(["import", "--from", source.origin, "--out", out, "--customers", "all", "--salt", "cli salt 1"], { LOYALTY_SIM_IMPORT_API_KEY: KEY, LOYALTY_SIM_IMPORT_API_SECRET: SECRET }, 30_000);
       expect(run.code).toBe(0);
+      // Off a terminal, a progress line every few seconds at most (the first one, and another only on a slow machine).
+      expect(run.stderr).toMatch(/^read the program \(5 requests\)\n(read \d of 9 customers \(\d+ requests\)\n)?$/);
       expect(run.stdout).toMatch(new RegExp(`^loyalty-sim import: wrote ${out}: the program and 9 customers, in 24 requests\\nAssumed \\(production does not show these; the file's "assumptions" lists them, edit the fields they name\\):\\n`));
       expect(run.stdout).toContain('\n  shop.codePrefix = "LOYAL": 5 of the 5 issued codes read start with it\n');
       expect(run.stdout).toContain(`\nServe it: loyalty-sim --fixtures ${out}\n`);
