@@ -1,7 +1,7 @@
 /** The layers of src/, top to bottom: folders, and the few loose files, each in one layer. */
 exports.LAYERS = [
   ["cli", "index.ts"],
-  ["verify"],
+  ["import", "verify"],
   ["simulator"],
   ["app"],
   ["inspector"],

@@ -9,6 +9,7 @@ import { DEFAULT_LIMITS, envName, optionsFromEnv, parseConfig, type SimulatorCon
 export const HELP = `loyalty-sim: a stateful simulator of the loyalty (stamp-card) REST API
 
 Usage: loyalty-sim [options]
+       loyalty-sim import [options]   copy your shop from production into a fixture: loyalty-sim import --help
        loyalty-sim verify [options]   check production (or any target) against the simulator: loyalty-sim verify --help
 
 Options (each also as an environment variable):
@@ -44,11 +45,17 @@ Limits of what the control API makes (over one, a call is refused with 422 namin
   --max-scenario-bytes N  bytes all scenarios hold (${DEFAULT_LIMITS.maxScenarioBytes})           ${envName("maxScenarioBytes")}
 `;
 
-export type CliCommand = { kind: "help" } | { kind: "version" } | { kind: "run"; config: SimulatorConfig } | { kind: "verify"; argv: string[] };
+export type CliCommand =
+  | { kind: "help" }
+  | { kind: "version" }
+  | { kind: "run"; config: SimulatorConfig }
+  | { kind: "verify"; argv: string[] }
+  | { kind: "import"; argv: string[] };
 
 export function parseCli(argv: string[], env: Record<string, string | undefined>): CliCommand {
-  // A command of its own, with its own flags (src/cli/verify.ts).
+  // Commands of their own, with their own flags (src/cli/verify.ts, src/cli/import.ts).
   if (argv[0] === "verify") return { kind: "verify", argv: argv.slice(1) };
+  if (argv[0] === "import") return { kind: "import", argv: argv.slice(1) };
   const { values } = parseArgs({
     args: argv,
     strict: true,

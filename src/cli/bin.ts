@@ -42,6 +42,24 @@ async function main(): Promise<void> {
     process.exitCode = await runVerifyCli(command.argv, process.env, { out: (text) => process.stdout.write(text), err: (text) => process.stderr.write(text) });
     return;
   }
+  if (command.kind === "import") {
+    const { runImportCli } = await import("./import.js");
+    const tty = process.stderr.isTTY;
+    // Off a terminal (a CI log) a line every few seconds at most, but every wait: each is a line kept.
+    let lastLine = 0;
+    const progress = (line: string) => {
+      if (tty) return void process.stderr.write(`\r\x1b[K${line}`);
+      if (Date.now() - lastLine < 5000 && !line.startsWith("waiting")) return;
+      lastLine = Date.now();
+      process.stderr.write(`${line}\n`);
+    };
+    // On a terminal the progress line is rewritten in place, and cleared before anything else is said.
+    const clear = () => tty && process.stderr.write("\r\x1b[K");
+    const out = (text: string) => (clear(), process.stdout.write(text));
+    const err = (text: string) => (clear(), process.stderr.write(text));
+    process.exitCode = await runImportCli(command.argv, process.env, { out, err, progress });
+    return;
+  }
 
   const { config } = command;
   // Loaded only now, so --help and --version answer without loading the whole simulator.

@@ -11,6 +11,7 @@ import type { RedemptionResult } from "../engine/rewards.js";
 import type { StampResult } from "../engine/stamps.js";
 import type { Activity, Beacon, Customer, EarnRule, Reward, RewardCode, Shop, Tier } from "../engine/views.js";
 import { PaginationSchema, timestamp } from "../http/schemas.js";
+import { EXCHANGE_TYPES } from "../store/types.js";
 
 const digits = (example: string) => z.string().regex(/^\d+$/).openapi({ example });
 
@@ -64,7 +65,7 @@ export const RewardSchema = z
     id: digits("101"),
     name: z.string(),
     price: z.int().openapi({ description: "Cost in stamps" }),
-    exchangeType: z.enum(["stamps", "cards", "variable"]),
+    exchangeType: z.enum(EXCHANGE_TYPES),
     iconUrl: z.string().optional(),
   })
   .openapi("Reward");

@@ -6,7 +6,7 @@
  * @module
  */
 import type { ShopStore } from "../store/shop-store.js";
-import type { Program, ShopAccess } from "../store/types.js";
+import type { Program, ShopAccess, ShopData } from "../store/types.js";
 import { SimClock } from "./clock.js";
 import { seededRandom } from "./random.js";
 import { ShopEngine } from "./shop-engine.js";
@@ -20,6 +20,8 @@ export interface ShopSpec {
   customers: number;
   /** Epoch ms at which the generated history ends. */
   referenceDate: number;
+  /** Customers a fixture writes out whole, as records: the shop starts with them, before the generated ones. */
+  fixtureCustomers?: Pick<ShopData, "customers" | "activities" | "codes">;
 }
 
 /** Makes a shop's seeded data from its spec (the fixtures' generator, handed in by whoever builds the engine). */

@@ -7,9 +7,12 @@
  * - customers are kept in groups of GROUP_SIZE, each group's bytes with the store's change counter
  *   when they were made: a group is serialised again when one of its customers has a later
  *   version, or when it holds more or fewer customers;
+ * - a shop's spec (its program, and the customers a fixture writes out, which can be many) never
+ *   changes once the shop exists: its JSON text is made once;
  * - everything else (the program, codes, counters) is small and serialised afresh.
  * @module
  */
+import type { ShopSpec } from "../engine/engine.js";
 import type { ShopStore } from "../store/shop-store.js";
 import type { ActivityRecord } from "../store/types.js";
 import type { Snapshot } from "./saved-state.js";
@@ -39,6 +42,7 @@ export class StateText {
   /** Keyed by the store and the ledger itself: a reset or a new shop brings new ones, and starts over. */
   readonly #groups = new WeakMap<ShopStore, CustomerGroup[]>();
   readonly #ledgers = new WeakMap<readonly ActivityRecord[], LedgerBytes>();
+  readonly #specs = new WeakMap<ShopSpec, string>();
 
   /**
    * The document `JSON.stringify(state)` would write (with each shop's `customers` and
@@ -49,7 +53,9 @@ export class StateText {
     const out: Buffer[] = [Buffer.from(`${openObject(JSON.stringify(top))}"shops":[`)];
     shops.forEach(({ spec, store }, i) => {
       const { customers: _customers, activities, ...rest } = store.data;
-      out.push(Buffer.from(`${i > 0 ? "," : ""}{"spec":${JSON.stringify(spec)},"data":${openObject(JSON.stringify(rest))}"customers":[`));
+      let specText = this.#specs.get(spec);
+      if (specText === undefined) this.#specs.set(spec, (specText = JSON.stringify(spec)));
+      out.push(Buffer.from(`${i > 0 ? "," : ""}{"spec":${specText},"data":${openObject(JSON.stringify(rest))}"customers":[`));
       this.#customers(store, out);
       out.push(Buffer.from('],"activities":['));
       this.#ledger(activities, out);

@@ -5,7 +5,7 @@
  * @module
  */
 import { createApp } from "../app/app.js";
-import type { SimulatorConfig } from "../config.js";
+import { ConfigError, envName, flagName, type SimulatorConfig } from "../config.js";
 import type { SimClock } from "../engine/clock.js";
 import { Engine, type ShopSpec } from "../engine/engine.js";
 import { shopGenerator } from "../program/generate.js";
@@ -19,6 +19,10 @@ export const DEFAULT_SHOP_ID = "1";
 
 export function defaultShopSpec(config: SimulatorConfig): ShopSpec {
   const fixture = loadFixtureFile(config.fixtures ?? defaultFixturePath());
+  const written = fixture.customers?.customers.length ?? 0;
+  if (written + config.customers > config.maxCustomers) {
+    throw new ConfigError(`Invalid options:\n  ${flagName("customers")} (${envName("customers")}): ${config.customers} generated and the fixture's ${written} make more than ${flagName("maxCustomers")} allows (${config.maxCustomers}); lower --customers or raise --max-customers`);
+  }
   const access = { ...fixture.access };
   if (config.apiKey !== undefined) access.apiKey = config.apiKey;
   if (config.apiSecret !== undefined) access.apiSecret = config.apiSecret;
@@ -30,6 +34,7 @@ export function defaultShopSpec(config: SimulatorConfig): ShopSpec {
     seed: config.seed,
     customers: config.customers,
     referenceDate: fixture.referenceDate,
+    ...(fixture.customers && { fixtureCustomers: fixture.customers }),
   };
 }
 

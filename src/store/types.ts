@@ -32,7 +32,12 @@ export interface ShopAccess {
   rateLimit: number | null;
 }
 
-export type ExchangeType = "stamps" | "cards" | "variable";
+/**
+ * What a reward is priced in. `free_product` (production's GraphQL docs) costs its price in stamps,
+ * as `stamps` does: the type says what the code buys, not how it is paid.
+ */
+export const EXCHANGE_TYPES = ["stamps", "cards", "variable", "free_product"] as const;
+export type ExchangeType = (typeof EXCHANGE_TYPES)[number];
 
 export interface RewardRecord {
   id: number;

@@ -5,11 +5,13 @@
  * error, plan line or exchange carries them.
  * @module
  */
+import { fetchFailure, retryAfterSeconds } from "../http/client-answers.js";
 import { VERSION } from "../version.js";
 import { assertReadOnly } from "./read-only.js";
 import type { Exchange, VerifyRequest } from "./request.js";
 
 export type { Exchange, VerifyRequest } from "./request.js";
+export { retryAfterSeconds } from "../http/client-answers.js";
 
 /** The target gave no usable answer (unreachable, no answer in time, quota spent): the run stops, exit code 2. */
 export class TargetError extends Error {
@@ -28,8 +30,6 @@ const HOUR_MS = 3_600_000;
 const MAX_RETRIES = 3;
 /** A `Retry-After` longer than this stops the run instead of waiting. */
 export const MAX_RETRY_AFTER_S = 300;
-/** Waited on a 429 that names no `Retry-After`. */
-const DEFAULT_RETRY_AFTER_S = 60;
 const TIMEOUT_MS = 30_000;
 /** Headers the checks read. */
 const KEPT_HEADERS = ["x-ratelimit-limit", "x-ratelimit-remaining", "retry-after", "content-type"];
@@ -110,10 +110,10 @@ export class PoliteClient {
         signal: AbortSignal.timeout(TIMEOUT_MS),
       });
     } catch (error) {
-      throw new TargetError(`could not reach ${this.#o.origin} (${line}): ${why(error)}`);
+      throw new TargetError(`could not reach ${this.#o.origin} (${line}): ${fetchFailure(error, TIMEOUT_MS)}`);
     }
     const text = await res.text().catch((error: unknown) => {
-      throw new TargetError(`${line}: the answer broke off: ${why(error)}`);
+      throw new TargetError(`${line}: the answer broke off: ${fetchFailure(error, TIMEOUT_MS)}`);
     });
     const kept: Record<string, string> = {};
     for (const name of KEPT_HEADERS) {
@@ -150,28 +150,10 @@ export class PoliteClient {
   }
 }
 
-/** Seconds to wait: `Retry-After` as seconds or as an HTTP date; absent or unreadable, a minute. */
-export function retryAfterSeconds(value: string | undefined, now = Date.now()): number {
-  if (value === undefined) return DEFAULT_RETRY_AFTER_S;
-  if (/^\d+$/.test(value.trim())) return Number(value.trim());
-  const at = Date.parse(value);
-  return Number.isNaN(at) ? DEFAULT_RETRY_AFTER_S : Math.max(0, Math.ceil((at - now) / 1000));
-}
-
 function parseBody(text: string): unknown {
   try {
     return JSON.parse(text);
   } catch {
     return text;
   }
-}
-
-/** Why a fetch failed, in a few words: the system's code (ECONNREFUSED...) or the error's name. */
-function why(error: unknown): string {
-  if (error instanceof Error && error.name === "TimeoutError") return `no answer within ${TIMEOUT_MS / 1000} s`;
-  const cause = (error as { cause?: { code?: unknown; message?: unknown } } | undefined)?.cause;
-  // A system code (ECONNREFUSED) says it best; undici's own (UND_ERR_SOCKET) less than its message.
-  if (typeof cause?.code === "string" && !cause.code.startsWith("UND_ERR_")) return cause.code;
-  if (typeof cause?.message === "string") return cause.message;
-  return error instanceof Error ? error.message : String(error);
 }
