@@ -24,12 +24,13 @@ function canonical(text: string): string {
 }
 
 /**
- * The client, as a user would tell one: the same credential (API key), from the same address
- * (the port aside: a retry may come on a new connection), with the same `User-Agent`.
+ * The client, as a user would tell one: the same credential (API key) and the same
+ * `User-Agent`. Not its address: a retry may come on a new connection, and the socket of an answer
+ * lost to a reset has none left to read.
  */
 function clientOf(exchange: Exchange): string {
   const { c } = exchange;
-  return [requestHeader(c, "x-api-key") ?? "", c.env?.incoming?.socket?.remoteAddress ?? "", requestHeader(c, "user-agent") ?? ""].join("\n");
+  return `${requestHeader(c, "x-api-key") ?? ""}\n${requestHeader(c, "user-agent") ?? ""}`;
 }
 
 export class WriteMemory {
