@@ -9,7 +9,7 @@ export function writeCoverageReport(sim: { built: BuiltSimulator; engine: BuiltS
   const report = built.coverage.report("all", engine.shops().map((shop) => shop.id));
   try {
     writeFileSync(file, formatCoverage(report, formatOfFile(file)));
-    console.log(`loyalty-sim: coverage report written to ${file} (${report.summary.percent}% of cells met, ${report.duplicateWrites.length} duplicate writes)`);
+    console.log(`loyalty-sim: coverage report written to ${file} (${report.summary.percent}% of cells met, ${report.duplicateWrites.length} duplicate write(s))`);
   } catch (error) {
     console.error(`loyalty-sim: could not write the coverage report ${file}: ${error instanceof Error ? error.message : String(error)}`);
   }
