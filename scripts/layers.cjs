@@ -6,7 +6,7 @@ exports.LAYERS = [
   ["app"],
   ["inspector"],
   ["control"],
-  ["api", "graphql", "scenarios"],
+  ["api", "graphql", "scenarios", "coverage"],
   ["contract"],
   ["http"],
   ["persistence"],

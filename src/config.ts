@@ -63,6 +63,8 @@ export const configSchema = z
     cors: booleanOption.default(true),
     /** Serve the inspector pages at /__sim/ui. */
     inspector: booleanOption.default(true),
+    /** The CLI only: at exit, write every shop's coverage report to this file (its format by the extension). */
+    coverageReport: z.string().min(1).optional(),
     /**
      * The CLI only: exit when the program that started it goes away. Unset: when stdin is a pipe
      * (a program started it, not a terminal, a shell's background job or a service manager).

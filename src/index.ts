@@ -19,6 +19,8 @@ export type {
   SimulatorHealth,
 } from "./control/control.schemas.js";
 export type { WhyTrace, RuleVerdict } from "./control/why.schemas.js";
+export type { CoverageReport, CoverageCell, DuplicateWrite } from "./coverage/report.js";
+export { formatCoverage, coverageFailures, COVERAGE_FORMATS, type CoverageFormat } from "./coverage/formats.js";
 export type { CustomerDetail, CustomerSearch, Upcoming, UpcomingEvent } from "./control/inspect.schemas.js";
 export type { RefusalReason } from "./engine/errors.js";
 export { PRODUCTION_ORIGIN } from "./simulator/intercept.js";

@@ -78,7 +78,7 @@ describe("examples/vitest-app against the packed package", { timeout: 120_000 },
   });
 
   it("every TypeScript snippet of the README and docs/ compiles in it", () => {
-    expect([snippets.length, skipped]).toEqual([11, 0]);
+    expect([snippets.length, skipped]).toEqual([12, 0]);
     expect(snippets.map((s) => s.file).filter((f) => !/-L\d+\.ts$/.test(f))).toEqual(["vitest.global-setup.ts", "test/file-shop.ts", "test/expiry.test.ts"]);
     expect(snippetDiagnostics(snippetsTsc, "snippets", snippets)).toEqual([]);
     expect(snippetsTsc).toBe("");
@@ -86,7 +86,10 @@ describe("examples/vitest-app against the packed package", { timeout: 120_000 },
 
   it("passes its own vitest suite: every file, every test", async () => {
     const report = join(tmp, "report.json");
-    await run(process.execPath, ["node_modules/vitest/vitest.mjs", "run", "--reporter=json", `--outputFile=${report}`], { cwd: app, env: cleanEnv(), timeout: 120_000 }).catch(() => undefined);
+    const ran = await run(process.execPath, ["node_modules/vitest/vitest.mjs", "run", "--reporter=json", `--outputFile=${report}`], { cwd: app, env: cleanEnv(), timeout: 120_000 }).then(
+      (done) => ({ ok: true, output: `${done.stdout}${done.stderr}` }),
+      (e: { stdout?: string; stderr?: string }) => ({ ok: false, output: `${e.stdout ?? ""}${e.stderr ?? ""}` }),
+    );
     const result = JSON.parse(readFileSync(report, "utf8")) as {
       numTotalTests: number;
       numPassedTests: number;
@@ -103,5 +106,9 @@ describe("examples/vitest-app against the packed package", { timeout: 120_000 },
       ["test/typed.test.ts", "passed", 2],
     ]);
     expect([result.numPassedTests, result.numTotalTests]).toEqual([11, 11]);
+    // The global teardown's coverage report (docs/coverage.md): each file shop's, and the run passed it.
+    expect(ran.output.match(/^# loyalty-sim coverage: shop \d+$/gm)).toHaveLength(2);
+    expect(ran.output).toContain("| getCustomer |");
+    expect(ran.ok, ran.output).toBe(true);
   });
 });

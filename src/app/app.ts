@@ -8,6 +8,8 @@ import type { OpenAPIHono } from "@hono/zod-openapi";
 import { apiRouter, type ApiSchema } from "../api/router.js";
 import { DEFAULT_LIMITS, type Limits } from "../config.js";
 import { controlRouter } from "../control/control.router.js";
+import { coverageRouter } from "../control/coverage.router.js";
+import { Coverage } from "../coverage/counters.js";
 import { EventHub } from "../control/events.js";
 import { inspectRouter } from "../control/inspect.router.js";
 import { inspectorRouter } from "../inspector/mount.js";
@@ -100,6 +102,8 @@ export interface BuiltApp {
   journal: Journal;
   /** The control API's event stream: close it to end every open stream. */
   events: EventHub;
+  /** What each shop's requests met, by operation and outcome (`GET /__sim/coverage`). */
+  coverage: Coverage;
 }
 
 export function createApp(deps: AppDeps): BuiltApp {
@@ -110,6 +114,7 @@ export function createApp(deps: AppDeps): BuiltApp {
   const registry = new ScenarioRegistry(deps.scenarios ?? [], clockOf, deps.seed ?? 1);
   const journal = new Journal(deps.journalSize ?? 1000);
   const events = new EventHub(journal, engine);
+  const coverage = new Coverage(engine);
   const maxBody = deps.bodyLimitBytes ?? 1024 * 1024;
   const onError: GatewayOptions["onError"] = (error, exchange) => answerError(error, exchange, deps.onBug);
 
@@ -134,7 +139,7 @@ export function createApp(deps: AppDeps): BuiltApp {
     graphql: { gates: [credentials(quotas), bodyLimit(() => maxBody)], writeError: writeGraphQLRefusal },
     // A scenario (rules, bodies to match) may be a few MiB.
     other: [bodyLimit(({ c }) => (c.req.method === "POST" && c.req.path === simAddScenario.path ? SCENARIO_TEXT_LIMIT : maxBody))],
-    recorder: new RequestRecorder(journal, deps.onRequest, (shopId) => quotas.windowEnd(shopId), maxBody),
+    recorder: new RequestRecorder(journal, deps.onRequest, (shopId) => quotas.windowEnd(shopId), maxBody, coverage.count),
     onError,
   });
   // The scenario gate reads Prefer on every API request: each operation documents it and what it forces.
@@ -150,7 +155,8 @@ export function createApp(deps: AppDeps): BuiltApp {
   const api = app.route(API_BASE, apiRouter(toApi));
   const limits = { ...DEFAULT_LIMITS, ...deps.limits };
   const { onReset, dataFileFailure } = deps;
-  app.route("/", controlRouter(toOther, { engine, registry, journal, limiter: quotas, limits, ...(onReset && { onReset }), ...(dataFileFailure && { dataFileFailure }), events }));
+  app.route("/", controlRouter(toOther, { engine, registry, journal, limiter: quotas, limits, ...(onReset && { onReset }), ...(dataFileFailure && { dataFileFailure }), events, coverage }));
+  app.route("/", coverageRouter(toOther, { engine, coverage }));
   app.route("/", inspectRouter(toOther, { engine, registry, journal, limiter: quotas, events }));
   // The pages are one more client of the control API, in process.
   if (deps.inspector !== false) app.route("/", inspectorRouter(toOther, { control: (path, init) => Promise.resolve(app.request(path, init)) }));
@@ -165,5 +171,5 @@ export function createApp(deps: AppDeps): BuiltApp {
   // Only what fails outside the gateway's steps (they answer their own errors) reaches hono's handler.
   app.onError((error, c) => answerError(error, new Exchange(c, undefined, writeEnvelope), deps.onBug));
 
-  return { app, api, limiter: quotas, registry, journal, events };
+  return { app, api, limiter: quotas, registry, journal, events, coverage };
 }

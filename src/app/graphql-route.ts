@@ -90,6 +90,7 @@ async function answer(exchange: Exchange, r: Runner): Promise<Response> {
     exchange.decidedBy = "validation";
     return send(exchange, response);
   }
+  exchange.rootFields = prepared.rootFields;
   if (fieldCode !== undefined) {
     exchange.decidedBy = "prefer";
     return run(exchange, r, prepared, read.media, preferredOnEveryField(prepared, fieldCode));
@@ -109,6 +110,7 @@ const fieldCodeOf = (preferred: Respond): ErrorCode | undefined => (preferred.er
  */
 async function run(exchange: Exchange, r: Runner, prepared: PreparedOperation, media: MediaType, forced: Map<string, FieldDecision> | undefined): Promise<Response> {
   const { gql, deps } = r;
+  if (forced) exchange.forcedFields = forced;
   let refused: unknown;
   const context: GraphQLContext = {
     // The body, the latency and the scenarios may have taken time since the credentials were checked.

@@ -11,6 +11,7 @@ export const HELP = `loyalty-sim: a stateful simulator of the loyalty (stamp-car
 Usage: loyalty-sim [options]
        loyalty-sim import [options]   copy your shop from production into a fixture: loyalty-sim import --help
        loyalty-sim verify [options]   check production (or any target) against the simulator: loyalty-sim verify --help
+       loyalty-sim coverage [options] what a running simulator's clients met, by operation and outcome: loyalty-sim coverage --help
 
 Options (each also as an environment variable):
   --port N            port to listen on (default 4747)                 ${envName("port")}
@@ -31,6 +32,8 @@ Options (each also as an environment variable):
   --quiet             no request log (same as --log-level silent)       ${envName("quiet")}
   --no-cors           do not answer CORS preflights (on by default)     ${envName("cors")}=false
   --no-inspector      do not serve the inspector pages at /__sim/ui      ${envName("inspector")}=false
+  --coverage-report FILE  at exit, write every shop's coverage report     ${envName("coverageReport")}
+                      (.json, .md, .xml for JUnit, else text)
   --exit-with-parent  exit when the program that started it exits or       ${envName("exitWithParent")}
                       closes stdin (default: when stdin is a pipe;
                       --no-exit-with-parent: never)
@@ -50,12 +53,14 @@ export type CliCommand =
   | { kind: "version" }
   | { kind: "run"; config: SimulatorConfig }
   | { kind: "verify"; argv: string[] }
-  | { kind: "import"; argv: string[] };
+  | { kind: "import"; argv: string[] }
+  | { kind: "coverage"; argv: string[] };
 
 export function parseCli(argv: string[], env: Record<string, string | undefined>): CliCommand {
-  // Commands of their own, with their own flags (src/cli/verify.ts, src/cli/import.ts).
+  // Commands of their own, with their own flags (src/cli/verify.ts, import.ts, coverage.ts).
   if (argv[0] === "verify") return { kind: "verify", argv: argv.slice(1) };
   if (argv[0] === "import") return { kind: "import", argv: argv.slice(1) };
+  if (argv[0] === "coverage") return { kind: "coverage", argv: argv.slice(1) };
   const { values } = parseArgs({
     args: argv,
     strict: true,
@@ -74,6 +79,7 @@ export function parseCli(argv: string[], env: Record<string, string | undefined>
       "journal-size": { type: "string" },
       data: { type: "string" },
       "flush-ms": { type: "string" },
+      "coverage-report": { type: "string" },
       "log-level": { type: "string" },
       "log-format": { type: "string" },
       quiet: { type: "boolean" },

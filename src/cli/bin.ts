@@ -60,6 +60,11 @@ async function main(): Promise<void> {
     process.exitCode = await runImportCli(command.argv, process.env, { out, err, progress });
     return;
   }
+  if (command.kind === "coverage") {
+    const { runCoverageCli } = await import("./coverage.js");
+    process.exitCode = await runCoverageCli(command.argv, { out: (text) => process.stdout.write(text), err: (text) => process.stderr.write(text) });
+    return;
+  }
 
   const { config } = command;
   // Loaded only now, so --help and --version answer without loading the whole simulator.
@@ -97,7 +102,10 @@ async function main(): Promise<void> {
     if (stopping) return;
     stopping = true;
     console.log(`loyalty-sim: ${why}, shutting down`);
-    sim.close().then(
+    // Written before the server closes, as its shops stand: the report the clients left.
+    const { coverageReport } = config;
+    const reported = coverageReport ? import("./coverage-report.js").then((m) => m.writeCoverageReport(sim, coverageReport)) : Promise.resolve();
+    reported.then(() => sim.close()).then(
       () => process.exit(0),
       (error: unknown) => {
         // Exit non-zero: whatever changed since the last written state is lost, and a supervisor should know.

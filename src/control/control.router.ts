@@ -5,6 +5,7 @@
  */
 import { randomBytes } from "node:crypto";
 import type { Limits } from "../config.js";
+import type { Coverage } from "../coverage/counters.js";
 import type { Engine } from "../engine/engine.js";
 import { DomainError } from "../engine/errors.js";
 import { inClockRange, isoTimestamp } from "../engine/clock.js";
@@ -40,6 +41,8 @@ export interface ControlDeps {
   dataFileFailure?: () => DataFileFailure | undefined;
   /** Told of changes for the event stream (`GET /__sim/events`). */
   events?: Pick<EventHub, "changed">;
+  /** The coverage counters, cleared with their shop. */
+  coverage?: Pick<Coverage, "clear">;
 }
 
 const DEFAULT_SHOP_STAYS =
@@ -91,6 +94,7 @@ export function controlRouter(mount: Mount, deps: ControlDeps) {
     journal.clear(shopId, isDefault);
     limiter.clear(shopId);
     registry.resetShop(shopId);
+    deps.coverage?.clear(shopId);
   };
   // Shops are generated again in slices (other requests are answered meanwhile); the rest is
   // cleared once they are done, so requests served during the reset are forgotten too.
@@ -99,6 +103,7 @@ export function controlRouter(mount: Mount, deps: ControlDeps) {
     journal.clear();
     limiter.clear();
     registry.reset();
+    deps.coverage?.clear();
     await deps.onReset?.();
     return shops;
   };

@@ -102,6 +102,7 @@ export const writeEnvelope: ErrorWriter = (exchange, error, status, details) =>
 /** The error's answer, in the request's error shape; `decidedBy` names, for the journal, what answered when it was not the handler. */
 export function sendError(exchange: Exchange, error: DomainError, decidedBy?: DecidedBy): Response {
   if (decidedBy !== undefined) exchange.decidedBy = decidedBy;
+  exchange.errorCode = error.code;
   if (error.reason !== undefined) noteReason(exchange, error.reason);
   const status = ERROR_STATUS[error.code];
   const details = error.details && placed(error.details, exchange.route);

@@ -58,6 +58,12 @@ export class Exchange {
   committed: { status: number; text: string; type: string | null } | undefined = undefined;
   /** A GraphQL request's operation, once known, for the journal and the log. */
   graphql: GraphQLFacts | undefined = undefined;
+  /** A GraphQL request's root fields once its document is prepared (before any runs): what an answer to the whole request counts against in coverage. */
+  rootFields: readonly { readonly field: string; readonly responseKey: string }[] | undefined = undefined;
+  /** The root fields (by response key) a scenario rule or `Prefer` failed with an error. */
+  forcedFields: ReadonlyMap<string, { readonly error?: string }> | undefined = undefined;
+  /** The error code of the answer the client gets, when it is a refusal (`sendError`). */
+  errorCode: string | undefined = undefined;
   /** Response headers gathered while the request runs (the request id, CORS, the quota); see respond.ts. */
   readonly headers: Record<string, string> = {};
   /** The JSON text of the answer the app wrote (`sendJson`), sent with `headers`; kept for the journal. */

@@ -43,5 +43,7 @@ export async function answerInstead(exchange: Exchange, handlers: Response): Pro
   const written = takeSentJson(exchange);
   const type = written !== undefined ? "application/json" : handlers.headers.get("Content-Type");
   exchange.committed = { status: handlers.status, text: written ?? (await handlers.text()), type };
+  // The client gets the rule's answer, not the handler's refusal (if it was one).
+  exchange.errorCode = undefined;
   return sendForced(exchange, forced);
 }

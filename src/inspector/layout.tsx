@@ -10,6 +10,7 @@ const NAV: [string, string][] = [
   ["/scenarios", "Scenarios"],
   ["/clock", "Clock"],
   ["/shops", "Shops"],
+  ["/coverage", "Coverage"],
 ];
 
 export function Layout(props: { page: Page; title: string; current: string; children?: Child }) {

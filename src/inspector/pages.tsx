@@ -13,6 +13,7 @@ import { customerPage, customersPage } from "./customers.js";
 import { addScenario, deleteScenario, loadShipped, scenariosPage, scenariosPanel } from "./scenarios.js";
 import { changeClock, clockPage, clockPanel } from "./clock.js";
 import { createShop, resetShops, shopsPage } from "./shops.js";
+import { coveragePage } from "./coverage.js";
 import { errorsPage, requestDetail, requestsPage, rowsFragment } from "./requests.js";
 
 type Handler = (page: Page, id: string | undefined, part: string | undefined) => Promise<Response> | Response | undefined;
@@ -24,6 +25,7 @@ const GET: Record<string, Handler> = {
   scenarios: (page, id) => (id === undefined ? scenariosPage(page) : id === "panel" ? scenariosPanel(page) : undefined),
   clock: (page, id) => (id === undefined ? clockPage(page) : id === "panel" ? clockPanel(page) : undefined),
   shops: (page, id) => (id === undefined ? shopsPage(page) : undefined),
+  coverage: (page, id) => (id === undefined ? coveragePage(page) : undefined),
   customers: (page, id, part) => (part !== undefined ? undefined : id === undefined ? customersPage(page) : customerPage(page, id)),
 };
 

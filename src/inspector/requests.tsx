@@ -9,6 +9,7 @@ import type { WhyTrace } from "../control/why.schemas.js";
 import { ERROR_CODES } from "../engine/errors.js";
 import { OPERATION_IDS } from "../contract/index.js";
 import { isError, type Page } from "./context.js";
+import { entryOutcomes } from "./coverage.js";
 import { Copyable, Json, Layout, Problem } from "./layout.js";
 import { WhyPanel } from "./why.js";
 
@@ -22,6 +23,8 @@ export interface Filters {
   operation?: string;
   customer?: string;
   decided?: string;
+  /** A coverage cell's outcome (`ok`, a code, `fault:<kind>`, `lostAfterCommit`), of `operation` when given. */
+  outcome?: string;
   q?: string;
 }
 
@@ -30,19 +33,20 @@ export function filtersOf(page: Page): Filters {
     const value = page.c.req.query(name)?.trim();
     return value === undefined || value === "" ? undefined : value;
   };
-  return { status: read("status"), operation: read("operation"), customer: read("customer"), decided: read("decided"), q: read("q") };
+  return { status: read("status"), operation: read("operation"), customer: read("customer"), decided: read("decided"), outcome: read("outcome"), q: read("q") };
 }
 
 /** What the control API cannot filter on (status class, decided by a scenario) is filtered here. */
 function keep(entry: JournalEntry, f: Filters): boolean {
   if (f.decided === "scenario" && entry.decidedBy !== "scenario") return false;
+  if (f.outcome !== undefined && !entryOutcomes(entry).some(([op, outcome]) => outcome === f.outcome && (f.operation === undefined || op === f.operation))) return false;
   if (f.status === "fault") return entry.fault !== null;
   if (f.status !== undefined) return entry.status !== null && `${Math.floor(entry.status / 100)}xx` === f.status;
   return true;
 }
 
 async function entries(page: Page, f: Filters, after?: number) {
-  const local = f.status !== undefined || f.decided !== undefined;
+  const local = f.status !== undefined || f.decided !== undefined || f.outcome !== undefined;
   const answer = await page.get<{ requests: JournalEntry[] } | unknown>("/__sim/requests", {
     operation: f.operation,
     customerId: f.customer,
@@ -92,6 +96,7 @@ function FilterForm(props: { page: Page; f: Filters }) {
   return (
     <form class="filters" method="get" action={page.href("/requests").split("?")[0]}>
       {page.shop !== undefined && <input type="hidden" name="shop" value={page.shop} />}
+      {f.outcome !== undefined && <input type="hidden" name="outcome" value={f.outcome} />}
       <label>
         Status{" "}
         <select name="status">

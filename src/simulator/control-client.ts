@@ -9,6 +9,7 @@ import type { Customer } from "../engine/views.js";
 import type { RouteConfig, z } from "@hono/zod-openapi";
 import * as routes from "../control/control.routes.js";
 import * as inspect from "../control/inspect.routes.js";
+import * as coverage from "../control/coverage.routes.js";
 import type { CustomerDetail, CustomerSearch, Upcoming } from "../control/inspect.schemas.js";
 import type { WhyTrace } from "../control/why.schemas.js";
 import type { ClockChange, ClockState, JournalEntry, NewCustomer, NewShop, ScenarioSummary, ShopInfo, SimulatorHealth } from "../control/control.schemas.js";
@@ -154,6 +155,14 @@ export interface ControlClient {
   upcoming(limit?: number): Promise<Upcoming>;
   /** The journal entries `filter` selects as a HAR 1.2 document. */
   har(filter?: Omit<RequestFilter, "limit"> & { limit?: number }): Promise<{ log: Record<string, unknown> }>;
+  /**
+   * Which outcomes of each operation the shop's requests met, and the writes sent again after
+   * their answer was lost (docs/coverage.md). `shop`: another shop by id or API key, or `all`
+   * for every shop summed.
+   */
+  coverage(options?: { shop?: string }): Promise<Success<typeof coverage.simGetCoverage>>;
+  /** Forgets the coverage counts of the shop (`shop`: another, or `all`). */
+  clearCoverage(options?: { shop?: string }): Promise<void>;
 }
 
 export interface ControlClientOptions {
@@ -210,6 +219,8 @@ export function createControlClient(fetchFn: typeof fetch, origin: string, optio
     customer: (id, ledger = {}) => call(inspect.simGetCustomer, { params: { id }, query: { ledgerLimit: ledger.limit, ledgerAfter: ledger.after } }),
     upcoming: (limit) => call(inspect.simUpcoming, { query: { limit } }),
     har: (filter = {}) => call(inspect.simExportHar, { query: { ...filter } }),
+    coverage: (options = {}) => call(coverage.simGetCoverage, { query: { shop: options.shop } }),
+    clearCoverage: (options = {}) => call(coverage.simClearCoverage, { query: { shop: options.shop } }),
   };
 }
 

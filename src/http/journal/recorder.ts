@@ -34,6 +34,8 @@ export class RequestRecorder {
     private readonly quotaEnd?: (shopId: string) => number | undefined,
     /** The body limit: a body over it is journaled unread, whatever refused the request. */
     private readonly maxBodyBytes = Number.POSITIVE_INFINITY,
+    /** Told of every answered request, whatever the journal keeps (the coverage counters). */
+    private readonly tally?: (exchange: Exchange, status: number | null) => void,
   ) {}
 
   /** Notes the request's arrival: it is journaled once answered. */
@@ -83,6 +85,7 @@ export class RequestRecorder {
     const fault = exchange.fault ?? null;
     const status = this.#status(exchange, res);
     const durationMs = Math.round((performance.now() - arrival!.started) * 100) / 100;
+    this.tally?.(exchange, status);
     this.onRequest?.({
       method: c.req.method,
       path: c.req.path,

@@ -3,10 +3,9 @@
  * expected, observed and the request; a skip or a waiver is `skipped` with its reason.
  * @module
  */
+import { escapeXml } from "../../coverage/formats.js";
 import type { Report } from "./types.js";
 
-const escapeXml = (text: string) =>
-  text.replace(/[&<>"']/g, (ch) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&apos;" })[ch]!).replace(/[\u0000-\u0008\u000B\u000C\u000E-\u001F]/g, "");
 
 export function junitReport(report: Report): string {
   const { fail, skip, waived } = report.summary;
