@@ -1,8 +1,8 @@
-/** @module The session docs/coverage.md's example report comes from (test/coverage/formats.test.ts holds the two equal). */
+/** @module The session docs/coverage.md's example report comes from, on the default seed (test/coverage/formats.test.ts holds the two equal; test/docs-examples.test.ts checks its customer id exists). */
 import { createSimulator } from "../../src/index.js";
 
 export async function exampleSession() {
-  const sim = createSimulator({ customers: 5, seed: 3, rateLimit: "off" });
+  const sim = createSimulator({ rateLimit: "off" });
   const json = { "X-Api-Key": sim.apiKey, "X-Api-Secret": sim.apiSecret, "Content-Type": "application/json" };
   const [a, b] = sim.engine.defaultShop().store.data.customers.filter((c) => !c.excluded && !c.mergedIntoCustomerId).map((c) => c.id);
   await sim.control.addScenario({ name: "lost", rules: [{ match: { operation: "awardStamps" }, times: 1, respond: { fault: "connection_reset", commit: true } }] });
