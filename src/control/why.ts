@@ -125,12 +125,13 @@ function credentials(e: JournalEntry, error: ErrorAnswer | undefined, context: W
   return { outcome: "refused", shopId: null, detail: why };
 }
 
-function quota(record: JournalRecord, e: JournalEntry): WhyTrace["quota"] {
+function quota(record: JournalRecord, e: JournalEntry, notes: DecisionNotes): WhyTrace["quota"] {
   const headers = e.responseHeaders ?? {};
-  const limit = headers["x-ratelimit-limit"];
+  // A scenario's limiter sends its own limit and count: the quota's were noted before.
+  const limit = notes.quota?.limit ?? headers["x-ratelimit-limit"];
   if (e.shopId === null) return { outcome: "notReached", limit: null, remaining: null, windowEnd: null, detail: "the credentials named no shop" };
   if (limit === undefined) return { outcome: "off", limit: null, remaining: null, windowEnd: null, detail: "the shop has no hourly quota" };
-  const remaining = Number(headers["x-ratelimit-remaining"]);
+  const remaining = notes.quota?.remaining ?? Number(headers["x-ratelimit-remaining"]);
   const windowEnd = record.quotaEnd === null ? null : isoTimestamp(record.quotaEnd);
   const refused = e.decidedBy === "quota";
   const detail = refused ? `all ${limit} requests of the window were used; it ends at ${windowEnd}` : `${remaining} of ${limit} left in the window after this request`;
@@ -194,7 +195,7 @@ export function whyTrace(record: JournalRecord, context: WhyContext): WhyTrace {
     fault: e.fault,
     summary: "",
     credentials: credentials(e, error, context),
-    quota: reached("quota") ? quota(record, e) : { outcome: "notReached", limit: null, remaining: null, windowEnd: null, detail: "the credentials named no shop" },
+    quota: reached("quota") ? quota(record, e, notes) : { outcome: "notReached", limit: null, remaining: null, windowEnd: null, detail: "the credentials named no shop" },
     bodyCheck: !reached("bodyCheck")
       ? { outcome: "notReached", detail: "an earlier step answered" }
       : e.decidedBy === "bodyLimit"
