@@ -96,6 +96,9 @@ const HeadersSchema = z.record(z.string(), z.string()).openapi({ description: "H
 export const JournalEntrySchema = z
   .object({
     id: z.int(),
+    requestId: z.string().nullable().openapi({
+      description: "The `X-Request-Id` the response carried (the client's own when it sent one); null when a fault left the client without a response. Not the journal `id`: request ids count every request, the control API's too",
+    }),
     at: z.string(),
     shopId: z.string().nullable(),
     method: z.string(),

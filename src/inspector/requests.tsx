@@ -68,6 +68,7 @@ function Row(props: { page: Page; entry: JournalEntry }) {
   const tone = e.fault !== null ? "fault" : e.status !== null && e.status >= 500 ? "s5" : e.status !== null && e.status >= 400 ? "s4" : "s2";
   return (
     <tr data-id={String(e.id)} class={tone}>
+      <td class="id" title={e.requestId === null ? "no response, no X-Request-Id" : `X-Request-Id ${e.requestId}`}>{e.id}</td>
       <td title={e.at}>{clockTime(e.at)}</td>
       <td>{e.method}</td>
       <td>{e.operation ?? ""}</td>
@@ -134,7 +135,7 @@ export async function requestsPage(page: Page) {
       <table class="requests">
         <thead>
           <tr>
-            <th>time</th><th>method</th><th>operation</th><th>path</th><th>status</th><th>error</th><th>customer</th><th>decided by</th><th>took</th>
+            <th>#</th><th>time</th><th>method</th><th>operation</th><th>path</th><th>status</th><th>error</th><th>customer</th><th>decided by</th><th>took</th>
           </tr>
         </thead>
         <tbody id="rows" data-live="journal" data-after={String(newest)} data-rows={rowsUrl}>
@@ -234,8 +235,9 @@ export async function requestDetail(page: Page, id: string) {
   const secret = isError(shops.body) ? undefined : shops.body.shops.find((s) => s.apiKey === key)?.apiSecret;
   const origin = new URL(page.c.req.url).origin;
   return page.c.html(
-    <Layout page={page} title={`Request ${e.id}: ${e.method} ${e.path}`} current="/requests">
+    <Layout page={page} title={`Request ${e.id}${e.requestId === null ? "" : ` · X-Request-Id ${e.requestId}`}`} current="/requests">
       <p class="summary">
+        {e.method} {e.path} ·{" "}
         {e.fault !== null ? `fault ${e.fault}` : `status ${e.status}`} · {e.operation ?? "no operation"} · at {e.at} · {e.durationMs.toFixed(1)} ms
         {e.customerId !== null && <> · customer <a href={page.href(`/customers/${encodeURIComponent(e.customerId)}`)}>{e.customerId}</a></>}
       </p>

@@ -258,8 +258,10 @@ const apiOf = (e: JournalRecord): Api => (e.path === GRAPHQL_PATH ? "graphql" : 
 
 /** A record as the journal answers it. */
 export function entryOf(e: JournalRecord): JournalEntry {
+  const responseHeaders = e.responseHeaders === null ? null : unpackHeaders(e.responseHeaders);
   return {
     id: e.id,
+    requestId: responseHeaders?.["x-request-id"] ?? null,
     at: isoTimestamp(e.at),
     shopId: e.shopId,
     method: e.method,
@@ -273,7 +275,7 @@ export function entryOf(e: JournalRecord): JournalEntry {
     requestBody: journalBody(e.requestText, e.requestType),
     status: e.status,
     fault: e.fault,
-    responseHeaders: e.responseHeaders === null ? null : unpackHeaders(e.responseHeaders),
+    responseHeaders,
     responseBody: journalBody(e.responseText, e.responseType),
     committed: e.committed === null ? null : { status: e.committed.status, body: journalBody(e.committed.text, e.committed.type) },
     durationMs: e.durationMs,
