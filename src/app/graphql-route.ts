@@ -22,6 +22,7 @@ import { sendNoRoute } from "../http/errors.js";
 import type { ErrorWriter, Exchange } from "../http/exchange.js";
 import { findShopAgain } from "../http/gates/identify.js";
 import type { Quotas } from "../http/gates/credentials.js";
+import { noteReason } from "../http/journal/notes.js";
 import type { Mount } from "../http/mount.js";
 import { pathParams } from "../http/params.js";
 import { bodyOf, requestHeader } from "../http/request-input.js";
@@ -126,6 +127,8 @@ async function run(exchange: Exchange, r: Runner, prepared: PreparedOperation, m
         },
       ),
     ...(deps.onBug && { onBug: deps.onBug }),
+    // The first field refused is the one the why trace explains.
+    onRefusal: (reason) => void (exchange.notes?.reason ?? noteReason(exchange, reason)),
   };
   const done = await gql.executePrepared(prepared, context);
   if (refused !== undefined) throw refused;

@@ -12,6 +12,7 @@ import type { JournalEntry, JournalRecord } from "../http/journal/record.js";
 import { pathGlob } from "../scenarios/glob.js";
 import { parsePrefer } from "../scenarios/prefer.js";
 import { firstMismatch, type MatchField, type RequestFacts, type ScenarioSummary } from "../scenarios/registry.js";
+import { firstFailure, graphqlOutcome } from "./graphql-failures.js";
 import type { RuleVerdict, WhyTrace } from "./why.schemas.js";
 
 export interface WhyContext {
@@ -186,7 +187,7 @@ export function whyTrace(record: JournalRecord, context: WhyContext): WhyTrace {
       ? { outcome: "replaced", status: e.committed.status, code: handlerError?.code ?? null, detail: `the handler answered ${e.committed.status} and committed; the scenario rule's answer replaced it` }
       : handlerError
         ? { outcome: "refused", status: e.status, code: handlerError.code, detail: handlerError.message }
-        : { outcome: "answered", status: e.status, code: null, detail: `answered ${e.status}` };
+        : (graphqlHandler(e) ?? { outcome: "answered", status: e.status, code: null, detail: `answered ${e.status}` });
 
   const trace: WhyTrace = {
     id: e.id,
@@ -220,10 +221,24 @@ export function whyTrace(record: JournalRecord, context: WhyContext): WhyTrace {
   return trace;
 }
 
+/** A GraphQL answer whose fields failed: the first one's code and the engine's message, and whether others answered. */
+function graphqlHandler(e: JournalEntry): WhyTrace["handler"] | undefined {
+  const outcome = graphqlOutcome(e);
+  const first = firstFailure(outcome);
+  if (!outcome || !first) return undefined;
+  const answered = outcome.partial ? `; ${e.graphql!.fields.length - outcome.failed.length} of ${e.graphql!.fields.length} root fields answered` : "";
+  const detail = `field ${first.key} refused with ${first.code}: ${first.message}${answered}`;
+  return { outcome: outcome.partial ? "partial" : "refused", status: e.status, code: first.code, detail };
+}
+
 function summary(t: WhyTrace, e: JournalEntry): string {
   const answered = e.fault !== null ? `fault ${e.fault}` : `${e.status}`;
   const by: Record<WhyTrace["decidedBy"], string> = {
-    handler: t.handler.code ? `the handler refused with ${t.handler.code}` : "the handler answered",
+    handler: !t.handler.code
+      ? "the handler answered"
+      : e.graphql
+        ? `GraphQL field ${firstFailure(graphqlOutcome(e))?.key} refused with ${t.handler.code}${t.handler.outcome === "partial" ? " (partial: other fields answered)" : ""}`
+        : `the handler refused with ${t.handler.code}`,
     scenario: `scenario "${e.scenario?.scenario}" rule ${e.scenario?.rule} answered`,
     prefer: `the Prefer header forced it (${t.prefer.header})`,
     quota: `the hourly quota of ${t.quota.limit} was used up`,

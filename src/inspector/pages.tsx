@@ -13,7 +13,9 @@ import { customerPage, customersPage } from "./customers.js";
 import { addScenario, deleteScenario, loadShipped, scenariosPage, scenariosPanel } from "./scenarios.js";
 import { changeClock, clockPage, clockPanel } from "./clock.js";
 import { createShop, resetShops, shopsPage } from "./shops.js";
-import { errorsPage, requestDetail, requestsPage, rowsFragment } from "./requests.js";
+import { requestDetail } from "./entry.js";
+import { errorsPage } from "./errors.js";
+import { requestsPage, rowsFragment } from "./requests.js";
 
 type Handler = (page: Page, id: string | undefined, part: string | undefined) => Promise<Response> | Response | undefined;
 
