@@ -45,7 +45,8 @@ async function open(ctx: TestContext, path: string) {
 }
 
 /** How far the page is wider than its window (0: no horizontal scroll). */
-const overflow = (page: Page) => page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+// A string: the test's types have no DOM.
+const overflow = (page: Page) => page.evaluate("document.documentElement.scrollWidth - document.documentElement.clientWidth");
 
 describe("GraphQL in the inspector, at 1280 px", () => {
   it("lists, counts and explains field errors, and copies a rule for the GraphQL field", { timeout: 90_000 }, async (ctx) => {
@@ -63,7 +64,9 @@ describe("GraphQL in the inspector, at 1280 px", () => {
 
     await page.getByRole("link", { name: "Errors" }).click();
     await page.waitForURL(`${cli!.origin}/__sim/ui/errors`);
-    const table = await page.locator("table.errors").evaluate((t) => [...t.querySelectorAll("tr")].map((r) => [...r.children].map((c) => (c as HTMLElement).innerText.trim())));
+    const cells = async (row: number) => (await page.locator("table.errors tr").nth(row).locator("th, td").allInnerTexts()).map((t) => t.trim());
+    const table = [await cells(0), await cells(1), await cells(2)];
+    await expect(page.locator("table.errors tr").count()).resolves.toBe(3);
     expect(table).toEqual([
       ["code", "getCustomer", "redeemReward"],
       ["CUSTOMER_NOT_FOUND", "1", ""],
