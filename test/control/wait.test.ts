@@ -62,9 +62,22 @@ describe("control.waitFor", () => {
     expect(entries.map((e) => e.id)).toEqual([after + 5, after + 4, after + 3, after + 2, after + 1]);
   });
 
+  it("keeps waiting through a journal cleared meanwhile, and counts only what came after", async () => {
+    const after = (await sim.control.requests({ limit: 1 }))[0]!.id;
+    await award();
+    const waiting = sim.control.waitFor({ operation: "awardStamps", customerId, after: after + 1 }, { count: 2, timeoutMs: 5000 });
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    await sim.control.clearRequests();
+    await award();
+    await award();
+    expect((await waiting).map((e) => e.id)).toEqual([after + 3, after + 2]);
+    // The entries before the clear are gone: this test's own count starts again.
+    expect(await sim.control.count({ operation: "awardStamps" })).toBe(2);
+  });
+
   it("answers at once what is already there", async () => {
-    const entries = await sim.control.waitFor({ operation: "awardStamps", customerId }, { count: 3, timeoutMs: 0 });
-    expect(entries.length).toBe(7);
+    const entries = await sim.control.waitFor({ operation: "awardStamps", customerId }, { count: 2, timeoutMs: 0 });
+    expect(entries.length).toBe(2);
   });
 });
 
