@@ -6,7 +6,17 @@
 import { z } from "zod";
 import { topField, zodIssues } from "./zod-issues.js";
 
-const intFrom = (min: number, max: number) => z.coerce.number().int().min(min).max(max);
+/**
+ * A whole number from `min` to `max`, given as a number (code) or as digits (a flag, a variable);
+ * anything else is named as given, in words a person reads at a prompt.
+ */
+const intFrom = (min: number, max: number) =>
+  z.union([z.number(), z.string()]).transform((raw, ctx) => {
+    const n = typeof raw === "number" ? raw : /^\s*\d+\s*$/.test(raw) ? Number(raw) : Number.NaN;
+    if (Number.isSafeInteger(n) && n >= min && n <= max) return n;
+    ctx.addIssue({ code: "custom", message: `must be a whole number between ${min} and ${max}, got ${JSON.stringify(typeof raw === "number" ? String(raw) : raw)}` });
+    return z.NEVER;
+  });
 
 /** A boolean from code, or from the environment as true/false/1/0. */
 const booleanOption = z.union([

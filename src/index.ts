@@ -7,7 +7,7 @@ import { hc } from "hono/client";
 import type { ApiRoutes } from "./app/app.js";
 
 export { createSimulator, inProcessFetch, createControlClient, SimulatorError, IN_PROCESS_ORIGIN } from "./simulator/in-process.js";
-export type { InProcessSimulator, ControlClient, ControlClientOptions, RequestFilter } from "./simulator/in-process.js";
+export type { InProcessSimulator, ControlClient, ControlClientOptions, RequestFilter, WaitOptions } from "./simulator/in-process.js";
 export type {
   ClockChange,
   ClockState,

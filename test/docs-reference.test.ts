@@ -110,7 +110,8 @@ describe("docs/control-api.md", () => {
     };
     const client = createControlClient(recorder, "http://127.0.0.1:4747") as unknown as Record<string, (...args: string[]) => Promise<unknown>>;
     expect(methods.map((m) => m.name).sort()).toEqual(Object.keys(client).sort());
-    for (const { name } of methods) await client[name]!("1", "2");
+    // `{}` is no wait's answer: waitFor throws on it, after its one call.
+    for (const { name } of methods) await client[name]!("1", "2").catch((error: unknown) => { if (name !== "waitFor") throw error; });
     expect(calls).toEqual(methods.map((m) => m.call.replace(/\{\w+\}/, "1")));
   });
 });

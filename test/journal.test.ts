@@ -66,6 +66,7 @@ describe("the journal", () => {
     expect(journal.list()).toEqual([
       {
         id: 2,
+        requestId: "req_000001",
         at: "2026-11-23T12:00:00+00:00",
         shopId: null,
         method: "GET",
@@ -88,6 +89,7 @@ describe("the journal", () => {
       },
       {
         id: 1,
+        requestId: null,
         at: "2026-11-23T12:00:00+00:00",
         shopId: "1",
         method: "POST",

@@ -28,8 +28,15 @@ declare const typed: OpenAPIHono<AppEnv>;
 type Added<R extends RouteConfig> = ReturnType<typeof typed.openapi<R>> extends OpenAPIHono<AppEnv, infer S> ? S : never;
 type Intersection<U> = (U extends unknown ? (u: U) => void : never) extends (i: infer I) => void ? I : never;
 
+/** An input's parts, those whose fields are all optional (a list's `query`) made optional themselves. */
+type OptionalParts<In> = { [K in keyof In as {} extends In[K] ? never : K]: In[K] } & { [K in keyof In as {} extends In[K] ? K : never]?: In[K] };
+/** Each answer of an endpoint (one per status), its input with optional parts optional. */
+type LooseEndpoint<E> = E extends { input: infer In } ? { [K in keyof E]: K extends "input" ? OptionalParts<In> : E[K] } : E;
+/** hono/client asks for `query: {}` where every query field is optional; a route's schema without that demand. */
+type Loose<S> = { [P in keyof S]: { [M in keyof S[P]]: LooseEndpoint<S[P][M]> } };
+
 /** The API's routes as hono types them, each with every documented answer. */
-export type ApiSchema = Intersection<{ [Id in OperationId]: Added<RouteOf<(typeof OPERATIONS)[Id]>> }[OperationId]>;
+export type ApiSchema = Intersection<{ [Id in OperationId]: Loose<Added<RouteOf<(typeof OPERATIONS)[Id]>>> }[OperationId]>;
 
 export function apiRouter(mount: Mount): OpenAPIHono<AppEnv, ApiSchema> {
   let mounting = mount();

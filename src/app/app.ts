@@ -162,7 +162,7 @@ export function createApp(deps: AppDeps): BuiltApp {
   if (deps.inspector !== false) app.route("/", inspectorRouter(toOther, { control: (path, init) => Promise.resolve(app.request(path, init)) }));
   for (const [name, scheme] of Object.entries(SECURITY_SCHEMES)) app.openAPIRegistry.registerComponent("securitySchemes", name, scheme);
   app.openAPIRegistry.registerComponent("parameters", PREFER_DOCUMENT.name, PREFER_DOCUMENT.parameter);
-  for (const router of graphqlRouters(toGraphql, toOther, { engine, registry, shops: engine, ...(deps.latency !== undefined && { latency: deps.latency }), ...(deps.onBug && { onBug: deps.onBug }) })) app.route("/", router);
+  for (const router of graphqlRouters(toGraphql, toOther, { engine, registry, shops: engine, quotas, ...(deps.latency !== undefined && { latency: deps.latency }), ...(deps.onBug && { onBug: deps.onBug }) })) app.route("/", router);
   app.route("/", docsRouter(toOther, (origin) => app.getOpenAPI31Document(openApiConfig([{ url: origin, description: "This simulator" }]))));
 
   // A path under the API base that no route has is still an API request: checked and journaled.

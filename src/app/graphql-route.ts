@@ -21,6 +21,8 @@ import type { AppEnv } from "../http/env.js";
 import { sendNoRoute } from "../http/errors.js";
 import type { ErrorWriter, Exchange } from "../http/exchange.js";
 import { findShopAgain } from "../http/gates/identify.js";
+import type { Quotas } from "../http/gates/credentials.js";
+import { noteReason } from "../http/journal/notes.js";
 import type { Mount } from "../http/mount.js";
 import { pathParams } from "../http/params.js";
 import { bodyOf, requestHeader } from "../http/request-input.js";
@@ -49,6 +51,8 @@ export const writeGraphQLRefusal: ErrorWriter = (exchange, error, status, detail
 /** The scenarios' deps (the registry, the shops to find again after a wait, the global latency), and the engine. */
 export interface GraphQLRouteDeps extends ScenarioDeps {
   engine: Engine;
+  /** The quota's headers on the 405 of a GET (it counts as no request). */
+  quotas?: Pick<Quotas, "headersNow">;
   onBug?: (error: unknown) => void;
 }
 
@@ -125,6 +129,8 @@ async function run(exchange: Exchange, r: Runner, prepared: PreparedOperation, m
         },
       ),
     ...(deps.onBug && { onBug: deps.onBug }),
+    // The first field refused is the one the why trace explains.
+    onRefusal: (reason) => void (exchange.notes?.reason ?? noteReason(exchange, reason)),
   };
   const done = await gql.executePrepared(prepared, context);
   if (refused !== undefined) throw refused;
@@ -170,7 +176,10 @@ export function graphqlRouters(api: Mount, other: Mount, deps: GraphQLRouteDeps)
         const credentials = isOwnLoopbackRequest(c) ? deps.engine.defaultShop().access : undefined;
         return file(c, gql.graphiqlPage({ credentials, endpoint: GRAPHQL_PATH }));
       }
-      // Operations are not offered over GET: the 405 that says so, in GraphQL's shape.
+      // Operations are not offered over GET: the 405 that says so, in GraphQL's shape, with the
+      // quota's headers as every GraphQL answer to a shop's credentials has them.
+      const { shop } = exchange;
+      if (shop?.access.rateLimit != null && deps.quotas) Object.assign(exchange.headers, deps.quotas.headersNow(shop.id, shop.access.rateLimit, shop.clock.now()));
       return send(exchange, gql.readRequest({ method: c.req.method, accept }).response!);
     })
     .route(route("get", `${GRAPHQL_PATH}/init.js`), async (c) => file(c, (await load()).graphiqlInit()))

@@ -5,6 +5,7 @@
  */
 import { parseArgs } from "node:util";
 import { DEFAULT_LIMITS, envName, optionsFromEnv, parseConfig, type SimulatorConfig } from "../config.js";
+import { withSuggestion } from "./did-you-mean.js";
 
 export const HELP = `loyalty-sim: a stateful simulator of the loyalty (stamp-card) REST API
 
@@ -61,43 +62,44 @@ export function parseCli(argv: string[], env: Record<string, string | undefined>
   if (argv[0] === "verify") return { kind: "verify", argv: argv.slice(1) };
   if (argv[0] === "import") return { kind: "import", argv: argv.slice(1) };
   if (argv[0] === "coverage") return { kind: "coverage", argv: argv.slice(1) };
-  const { values } = parseArgs({
-    args: argv,
-    strict: true,
-    allowPositionals: false,
-    options: {
-      port: { type: "string" },
-      host: { type: "string" },
-      seed: { type: "string" },
-      customers: { type: "string" },
-      fixtures: { type: "string" },
-      "api-key": { type: "string" },
-      "api-secret": { type: "string" },
-      "rate-limit": { type: "string" },
-      scenario: { type: "string", multiple: true },
-      latency: { type: "string" },
-      "journal-size": { type: "string" },
-      data: { type: "string" },
-      "flush-ms": { type: "string" },
-      "coverage-report": { type: "string" },
-      "log-level": { type: "string" },
-      "log-format": { type: "string" },
-      quiet: { type: "boolean" },
-      cors: { type: "boolean" },
-      "no-cors": { type: "boolean" },
-      inspector: { type: "boolean" },
-      "no-inspector": { type: "boolean" },
-      "exit-with-parent": { type: "boolean" },
-      "no-exit-with-parent": { type: "boolean" },
-      "max-shops": { type: "string" },
-      "max-customers": { type: "string" },
-      "max-scenarios": { type: "string" },
-      "max-scenario-rules": { type: "string" },
-      "max-scenario-bytes": { type: "string" },
-      help: { type: "boolean", short: "h" },
-      version: { type: "boolean", short: "v" },
-    },
-  });
+  const options = {
+    port: { type: "string" },
+    host: { type: "string" },
+    seed: { type: "string" },
+    customers: { type: "string" },
+    fixtures: { type: "string" },
+    "api-key": { type: "string" },
+    "api-secret": { type: "string" },
+    "rate-limit": { type: "string" },
+    scenario: { type: "string", multiple: true },
+    latency: { type: "string" },
+    "journal-size": { type: "string" },
+    data: { type: "string" },
+    "flush-ms": { type: "string" },
+    "coverage-report": { type: "string" },
+    "log-level": { type: "string" },
+    "log-format": { type: "string" },
+    quiet: { type: "boolean" },
+    cors: { type: "boolean" },
+    "no-cors": { type: "boolean" },
+    inspector: { type: "boolean" },
+    "no-inspector": { type: "boolean" },
+    "exit-with-parent": { type: "boolean" },
+    "no-exit-with-parent": { type: "boolean" },
+    "max-shops": { type: "string" },
+    "max-customers": { type: "string" },
+    "max-scenarios": { type: "string" },
+    "max-scenario-rules": { type: "string" },
+    "max-scenario-bytes": { type: "string" },
+    help: { type: "boolean", short: "h" },
+    version: { type: "boolean", short: "v" },
+  } as const;
+  let values;
+  try {
+    ({ values } = parseArgs({ args: argv, strict: true, allowPositionals: false, options }));
+  } catch (error) {
+    throw withSuggestion(error, Object.keys(options));
+  }
   if (values.help) return { kind: "help" };
   const { "no-cors": noCors, quiet, cors, inspector, "no-inspector": noInspector, "exit-with-parent": exitWithParent, "no-exit-with-parent": noExitWithParent, ...rest } = values;
   if (values.version) return { kind: "version" };

@@ -5,6 +5,7 @@
  * @module
  */
 import { parseArgs } from "node:util";
+import { withSuggestion } from "./did-you-mean.js";
 import { exitCodeOf, redact, REPORT_FORMATS, TargetError, textReport, verify, VerifyUsageError, type VerifyOptions } from "../verify/index.js";
 
 const KEY_VAR = "LOYALTY_SIM_VERIFY_API_KEY";
@@ -34,28 +35,25 @@ export interface VerifyIo {
   err: (text: string) => void;
 }
 
+const VERIFY_OPTIONS = {
+  target: { type: "string" },
+  "api-key": { type: "string" },
+  "api-secret": { type: "string" },
+  "allow-writes": { type: "boolean" },
+  customer: { type: "string" },
+  plan: { type: "boolean" },
+  report: { type: "string", multiple: true },
+  waivers: { type: "string" },
+  help: { type: "boolean", short: "h" },
+} as const;
+
 /** The options of the command line; a usage error for an unknown flag or a report without its format. */
 export function parseVerifyCli(argv: string[], env: Record<string, string | undefined>): VerifyOptions | "help" {
   let values;
   try {
-    ({ values } = parseArgs({
-      args: argv,
-      strict: true,
-      allowPositionals: false,
-      options: {
-        target: { type: "string" },
-        "api-key": { type: "string" },
-        "api-secret": { type: "string" },
-        "allow-writes": { type: "boolean" },
-        customer: { type: "string" },
-        plan: { type: "boolean" },
-        report: { type: "string", multiple: true },
-        waivers: { type: "string" },
-        help: { type: "boolean", short: "h" },
-      },
-    }));
+    ({ values } = parseArgs({ args: argv, strict: true, allowPositionals: false, options: VERIFY_OPTIONS }));
   } catch (error) {
-    throw new VerifyUsageError((error as Error).message);
+    throw new VerifyUsageError((withSuggestion(error, Object.keys(VERIFY_OPTIONS)) as Error).message);
   }
   if (values.help) return "help";
   const reports = (values.report ?? []).map((spec) => {

@@ -16,7 +16,7 @@ import { invalidInput } from "../http/errors.js";
 import type { Journal, JournalFilter } from "../http/journal/journal.js";
 import type { Mount } from "../http/mount.js";
 import { jsonTextValues } from "../http/json-depth.js";
-import { bodyOf, checked, isJsonType, readJson, requestHeader } from "../http/request-input.js";
+import { bodyOf, checked, clientSignal, isJsonType, readJson, requestHeader } from "../http/request-input.js";
 import { MAX_SCENARIO_VALUES, SCENARIO_TEXT_LIMIT, scenarioBytes, TOO_MANY_VALUES, YAML_SCENARIO_LIMIT } from "../scenarios/limits.js";
 import { parseScenarioText, ScenarioError } from "../scenarios/load.js";
 import { pathGlob } from "../scenarios/glob.js";
@@ -180,9 +180,17 @@ export function controlRouter(mount: Mount, deps: ControlDeps) {
       deps.events?.changed("scenarios", shop.id);
       return c.json({ removed: registry.clear(shop.id, isDefault) }, 200);
     })
-    .route(routes.simListRequests, (c, exchange) => {
-      const { entries, count } = journal.select(journalFilter(exchange, engine, c.req.valid("query")));
-      return c.json({ requests: entries, count }, 200);
+    .route(routes.simListRequests, async (c, exchange) => {
+      const { wait, count: needed = 1, ...query } = c.req.valid("query");
+      const filter = journalFilter(exchange, engine, query);
+      if (wait === undefined) {
+        const { entries, count } = journal.select(filter);
+        return c.json({ requests: entries, count }, 200);
+      }
+      // A client that gives up (or a server closing its connections) ends the wait.
+      const met = await journal.until(filter, needed, wait, clientSignal(exchange));
+      const { entries, count } = journal.select(filter);
+      return c.json({ requests: entries, count, timedOut: !met }, 200);
     })
     .route(routes.simGetRequest, (c, exchange) => {
       const { shop, isDefault } = shopFor(exchange, engine);

@@ -19,10 +19,10 @@ import {
   JournalEntrySchema,
   MergeSchema,
   RequestIdParam,
-  RequestsQuerySchema,
   ScenarioSummarySchema,
   ShopInfoSchema,
   ShopKeyHeader,
+  WaitQuerySchema,
 } from "./control.schemas.js";
 
 export const json = <T extends z.ZodType>(schema: T, description: string) => ({ description, content: { "application/json": { schema } } });
@@ -130,10 +130,18 @@ export const simListRequests = controlRoute({
   operationId: "simListRequests",
   summary: "Read and count the request journal",
   description:
-    "API requests of the shop, newest first, with their headers and bodies as sent and answered, and what decided the answer. Every filter given must hold. `count` is how many entries the filters select, whatever `limit` keeps (`limit=0` only counts): a test's `verify`.",
-  request: { headers: ShopKeyHeader, query: RequestsQuerySchema },
+    "API requests of the shop, newest first, with their headers and bodies as sent and answered, and what decided the answer. Every filter given must hold. `count` is how many entries the filters select, whatever `limit` keeps (`limit=0` only counts): a test's `verify`. " +
+    "With `wait=MS` the answer waits (at most 30000 ms) until the filters select `count` entries (one without it), for an effect that comes later (a webhook's job, a queue); when the time runs out, the entries there are, with `timedOut: true`.",
+  request: { headers: ShopKeyHeader, query: WaitQuerySchema },
   responses: {
-    200: json(z.object({ requests: z.array(JournalEntrySchema), count: z.int().openapi({ description: "Entries the filters select, before `limit`" }) }), "Journal entries"),
+    200: json(
+      z.object({
+        requests: z.array(JournalEntrySchema),
+        count: z.int().openapi({ description: "Entries the filters select, before `limit`" }),
+        timedOut: z.boolean().optional().openapi({ description: "With `wait`: true when the time ran out before the filters selected `count` entries, else false" }),
+      }),
+      "Journal entries",
+    ),
     422: invalid,
     500: bug,
   },

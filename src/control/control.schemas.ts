@@ -96,6 +96,9 @@ const HeadersSchema = z.record(z.string(), z.string()).openapi({ description: "H
 export const JournalEntrySchema = z
   .object({
     id: z.int(),
+    requestId: z.string().nullable().openapi({
+      description: "The `X-Request-Id` the response carried (the client's own when it sent one); null when a fault left the client without a response. Not the journal `id`: request ids count every request, the control API's too",
+    }),
     at: z.string(),
     shopId: z.string().nullable(),
     method: z.string(),
@@ -161,6 +164,18 @@ export const RequestsQuerySchema = z.object({
   limit: integerText(0, 100_000).optional().openapi({ description: "At most this many entries, the newest (0: only the count)" }),
 });
 
+/** The longest a `GET /__sim/requests?wait=` holds the request: longer than any test's own wait for one effect, short of a client's idle timeout. */
+export const MAX_WAIT_MS = 30_000;
+
+export const WaitQuerySchema = RequestsQuerySchema.extend({
+  wait: integerText(0, MAX_WAIT_MS, { max: `must be at most ${MAX_WAIT_MS} (ms), the longest one request waits: ask again to wait longer` })
+    .optional()
+    .openapi({
+      description: `Hold the answer up to this many ms until the filters select \`count\` entries (one without it); 0 waits none. On time running out, the entries there are, with \`timedOut: true\`. At most ${MAX_WAIT_MS}.`,
+    }),
+  count: integerText(1, 100_000).optional().openapi({ description: "With `wait`: how many entries the filters must select (default 1)" }),
+});
+
 export const RequestIdParam = z.object({
   id: integerText(1, Number.MAX_SAFE_INTEGER).openapi({ param: { name: "id", in: "path" } }),
 });
@@ -198,6 +213,6 @@ export type ShopInfo = z.output<typeof ShopInfoSchema>;
 export type NewShop = z.input<typeof CreateShopSchema>;
 export type NewCustomer = z.input<typeof CreateCustomerSchema>;
 export type JournalEntry = z.output<typeof JournalEntrySchema>;
-/** The query of `GET /__sim/requests`, as validated. */
+/** The filters of `GET /__sim/requests` (and of `requests.har`), as validated. */
 export type RequestsQuery = z.output<typeof RequestsQuerySchema>;
 export type ScenarioSummary = z.output<typeof ScenarioSummarySchema>;

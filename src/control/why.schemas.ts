@@ -76,7 +76,7 @@ export const WhyTraceSchema = z
     }),
     validation: z.object({ outcome: outcome(["passed", "refused", "notReached"]), detail }),
     handler: z.object({
-      outcome: outcome(["answered", "refused", "replaced", "notReached"]),
+      outcome: outcome(["answered", "refused", "partial", "replaced", "notReached"]),
       status: z.int().nullable(),
       code: z.string().nullable(),
       detail,

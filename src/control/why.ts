@@ -12,6 +12,7 @@ import type { JournalEntry, JournalRecord } from "../http/journal/record.js";
 import { pathGlob } from "../scenarios/glob.js";
 import { parsePrefer } from "../scenarios/prefer.js";
 import { firstMismatch, type MatchField, type RequestFacts, type ScenarioSummary } from "../scenarios/registry.js";
+import { firstFailure, graphqlOutcome } from "./graphql-failures.js";
 import type { RuleVerdict, WhyTrace } from "./why.schemas.js";
 
 export interface WhyContext {
@@ -125,12 +126,13 @@ function credentials(e: JournalEntry, error: ErrorAnswer | undefined, context: W
   return { outcome: "refused", shopId: null, detail: why };
 }
 
-function quota(record: JournalRecord, e: JournalEntry): WhyTrace["quota"] {
+function quota(record: JournalRecord, e: JournalEntry, notes: DecisionNotes): WhyTrace["quota"] {
   const headers = e.responseHeaders ?? {};
-  const limit = headers["x-ratelimit-limit"];
+  // A scenario's limiter sends its own limit and count: the quota's were noted before.
+  const limit = notes.quota?.limit ?? headers["x-ratelimit-limit"];
   if (e.shopId === null) return { outcome: "notReached", limit: null, remaining: null, windowEnd: null, detail: "the credentials named no shop" };
   if (limit === undefined) return { outcome: "off", limit: null, remaining: null, windowEnd: null, detail: "the shop has no hourly quota" };
-  const remaining = Number(headers["x-ratelimit-remaining"]);
+  const remaining = notes.quota?.remaining ?? Number(headers["x-ratelimit-remaining"]);
   const windowEnd = record.quotaEnd === null ? null : isoTimestamp(record.quotaEnd);
   const refused = e.decidedBy === "quota";
   const detail = refused ? `all ${limit} requests of the window were used; it ends at ${windowEnd}` : `${remaining} of ${limit} left in the window after this request`;
@@ -185,7 +187,7 @@ export function whyTrace(record: JournalRecord, context: WhyContext): WhyTrace {
       ? { outcome: "replaced", status: e.committed.status, code: handlerError?.code ?? null, detail: `the handler answered ${e.committed.status} and committed; the scenario rule's answer replaced it` }
       : handlerError
         ? { outcome: "refused", status: e.status, code: handlerError.code, detail: handlerError.message }
-        : { outcome: "answered", status: e.status, code: null, detail: `answered ${e.status}` };
+        : (graphqlHandler(e) ?? { outcome: "answered", status: e.status, code: null, detail: `answered ${e.status}` });
 
   const trace: WhyTrace = {
     id: e.id,
@@ -194,7 +196,7 @@ export function whyTrace(record: JournalRecord, context: WhyContext): WhyTrace {
     fault: e.fault,
     summary: "",
     credentials: credentials(e, error, context),
-    quota: reached("quota") ? quota(record, e) : { outcome: "notReached", limit: null, remaining: null, windowEnd: null, detail: "the credentials named no shop" },
+    quota: reached("quota") ? quota(record, e, notes) : { outcome: "notReached", limit: null, remaining: null, windowEnd: null, detail: "the credentials named no shop" },
     bodyCheck: !reached("bodyCheck")
       ? { outcome: "notReached", detail: "an earlier step answered" }
       : e.decidedBy === "bodyLimit"
@@ -219,10 +221,24 @@ export function whyTrace(record: JournalRecord, context: WhyContext): WhyTrace {
   return trace;
 }
 
+/** A GraphQL answer whose fields failed: the first one's code and the engine's message, and whether others answered. */
+function graphqlHandler(e: JournalEntry): WhyTrace["handler"] | undefined {
+  const outcome = graphqlOutcome(e);
+  const first = firstFailure(outcome);
+  if (!outcome || !first) return undefined;
+  const answered = outcome.partial ? `; ${e.graphql!.fields.length - outcome.failed.length} of ${e.graphql!.fields.length} root fields answered` : "";
+  const detail = `field ${first.key} refused with ${first.code}: ${first.message}${answered}`;
+  return { outcome: outcome.partial ? "partial" : "refused", status: e.status, code: first.code, detail };
+}
+
 function summary(t: WhyTrace, e: JournalEntry): string {
   const answered = e.fault !== null ? `fault ${e.fault}` : `${e.status}`;
   const by: Record<WhyTrace["decidedBy"], string> = {
-    handler: t.handler.code ? `the handler refused with ${t.handler.code}` : "the handler answered",
+    handler: !t.handler.code
+      ? "the handler answered"
+      : e.graphql
+        ? `GraphQL field ${firstFailure(graphqlOutcome(e))?.key} refused with ${t.handler.code}${t.handler.outcome === "partial" ? " (partial: other fields answered)" : ""}`
+        : `the handler refused with ${t.handler.code}`,
     scenario: `scenario "${e.scenario?.scenario}" rule ${e.scenario?.rule} answered`,
     prefer: `the Prefer header forced it (${t.prefer.header})`,
     quota: `the hourly quota of ${t.quota.limit} was used up`,

@@ -62,6 +62,8 @@ function respond(status: number, media: MediaType, body: object, graphql: Operat
   return { status, headers: { "Content-Type": `${media}; charset=utf-8`, ...headers }, body: JSON.stringify(body), graphql };
 }
 
+const GET_CLIENTS_HINT = " A client that sends queries as GET must be set to POST: urql's `preferGetMethod: false`, Apollo's `useGETForQueries: false`.";
+
 /** A refusal of the HTTP request itself (method, media types, body): a descriptive message. */
 function refuse(status: number, media: MediaType, message: string, headers?: Record<string, string>): { response: GraphQLHttpResponse } {
   return { response: respond(status, media, { errors: [{ message }] }, null, headers) };
@@ -80,8 +82,10 @@ export function readRequest(request: GraphQLHttpRequest): { response: GraphQLHtt
   const media = accepted ?? JSON_MEDIA;
   if (request.method !== "POST") {
     // GET serves GraphiQL only (to a browser, by Accept): a GET or HEAD refused here is told POST alone.
-    const allow = request.method === "GET" || request.method === "HEAD" ? "POST" : "GET, POST";
-    return refuse(405, media, "GraphQL operations are sent with POST (GET /graphql serves GraphiQL to a browser).", { Allow: allow });
+    const overGet = request.method === "GET" || request.method === "HEAD";
+    // A client that sends queries as GET by default (urql) meets this on every query: say how to switch it.
+    const message = `GraphQL operations are sent with POST (GET /graphql serves GraphiQL to a browser).${overGet ? GET_CLIENTS_HINT : ""}`;
+    return refuse(405, media, message, { Allow: overGet ? "POST" : "GET, POST" });
   }
   if (accepted === undefined) return refuse(406, media, `Accept must allow ${GRAPHQL_RESPONSE} or ${JSON_MEDIA}.`);
   const type = request.contentType?.split(";")[0]?.trim().toLowerCase();

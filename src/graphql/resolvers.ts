@@ -11,7 +11,7 @@ import { graphqlCursorOf } from "../contract/cursors.js";
 import { operationOf, REST_TWINS, ROOT_FIELDS, type RootField } from "../contract/index.js";
 import type { AnswerKind, Operation } from "../contract/operation.js";
 import type { FieldCode } from "../contract/twin.js";
-import { DomainError, ERROR_MESSAGES, type ErrorCode } from "../engine/errors.js";
+import { DomainError, ERROR_MESSAGES, type ErrorCode, type RefusalReason } from "../engine/errors.js";
 import { JsonView } from "../engine/json-view.js";
 import type { Page } from "../engine/pagination.js";
 import type { ShopEngine } from "../engine/shop-engine.js";
@@ -38,6 +38,8 @@ export interface GraphQLContext {
   wait?: (ms: number) => Promise<void>;
   /** Told of anything a resolver throws that is not a refusal: a bug, answered INTERNAL_ERROR. */
   onBug?: (error: unknown) => void;
+  /** Told of the engine's reason for a field's refusal (a balance and a price), for the journal's why. */
+  onRefusal?: (reason: RefusalReason) => void;
 }
 
 /** A field error as production writes one: the code as `message`, the simulator's why in `extensions`. */
@@ -70,6 +72,7 @@ const VALUE_OF: Record<AnswerKind, (result: unknown) => unknown> = {
 function asFieldError(field: RootField, error: unknown, ctx: GraphQLContext): GraphQLError {
   if (error instanceof GraphQLError) return error;
   if (error instanceof DomainError) {
+    if (error.reason !== undefined) ctx.onRefusal?.(error.reason);
     const code = REST_TWINS[field].declared.codes?.[error.code as ErrorCode] ?? (error.code as ErrorCode);
     return fieldError(code, error.message, error.details && asArgumentIssues(field, error.details));
   }

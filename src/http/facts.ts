@@ -38,6 +38,8 @@ export type RuleSkip =
 export interface DecisionNotes {
   reason?: RefusalReason;
   skips?: RuleSkip[];
+  /** The hourly quota's limit and requests left, when a forced answer or a scenario's limiter sent its own X-RateLimit-* headers. */
+  quota?: { limit: number; remaining: number };
 }
 
 /** Where a request carries a field. */

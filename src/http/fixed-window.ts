@@ -21,6 +21,11 @@ export class FixedWindow {
     return this.#start + lengthMs;
   }
 
+  /** Hits left at `now` (ms), counting none. */
+  left(limit: number, lengthMs: number, now: number): number {
+    return now >= this.#start && now < this.#start + lengthMs ? limit - this.#count : limit;
+  }
+
   /** Counts one hit at `now` (ms) against `limit` hits per `lengthMs`. */
   hit(limit: number, lengthMs: number, now: number): WindowVerdict {
     // NaN until the first hit: every comparison with it is false, so the first hit opens the window.

@@ -25,13 +25,13 @@ export function integer(min: number, max: number, messages: { min?: string; max?
  * An integer written in a query or a path: digits only, so `1e3`, `0x10`, ` 7` or an empty value
  * are refused rather than read as JavaScript numbers (the document says `integer`, which they are not).
  */
-export function integerText(min: number, max: number) {
+export function integerText(min: number, max: number, messages: { min?: string; max?: string } = {}) {
   if (min < 0) throw new Error("integerText takes digits only: a bound below 0 cannot be written");
   return z
     .string()
     .regex(/^[0-9]+$/, { error: "must be a whole number (digits only)" })
     .transform(Number)
-    .pipe(integer(min, max))
+    .pipe(integer(min, max, messages))
     .openapi({ type: "integer", minimum: min, maximum: max });
 }
 

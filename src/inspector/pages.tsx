@@ -14,7 +14,9 @@ import { addScenario, deleteScenario, loadShipped, scenariosPage, scenariosPanel
 import { changeClock, clockPage, clockPanel } from "./clock.js";
 import { createShop, resetShops, shopsPage } from "./shops.js";
 import { coveragePage } from "./coverage.js";
-import { errorsPage, requestDetail, requestsPage, rowsFragment } from "./requests.js";
+import { requestDetail } from "./entry.js";
+import { errorsPage } from "./errors.js";
+import { requestsPage, rowsFragment } from "./requests.js";
 
 type Handler = (page: Page, id: string | undefined, part: string | undefined) => Promise<Response> | Response | undefined;
 

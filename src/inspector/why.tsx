@@ -52,8 +52,8 @@ export function WhyPanel(props: { why: WhyTrace }) {
                     {r.scenario} #{r.rule}
                     {r.ruleName !== undefined ? ` (${r.ruleName})` : ""}
                   </code>{" "}
-                  <span class="outcome">{r.outcome}</span>
-                  {r.field !== undefined && <> on <code>{r.field}</code></>} <span class="detail">{r.detail}</span>
+                  {/* A mismatch's detail begins with its field ("operation must be ..."): not written twice. */}
+                  <span class="outcome">{r.outcome}</span> <span class="detail">{r.detail}</span>
                 </li>
               ))}
             </ul>

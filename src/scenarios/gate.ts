@@ -12,7 +12,7 @@ import type { Exchange, ForcedAnswer } from "../http/exchange.js";
 import { sendForced } from "../http/forced.js";
 import { findShopAgain, type Shops } from "../http/gates/identify.js";
 import type { Step } from "../http/gateway.js";
-import { noteSkips, type RuleSkip } from "../http/journal/notes.js";
+import { noteQuotaLeft, noteSkips, type RuleSkip } from "../http/journal/notes.js";
 import { customerIdOf } from "../http/operation.js";
 import { bodyOf, clientSignal, isJsonType, requestHeader } from "../http/request-input.js";
 import { parsePrefer } from "./prefer.js";
@@ -104,6 +104,7 @@ export async function applyRespond(
 ): Promise<Response | undefined> {
   if (respond.delayMs !== undefined) await waitFor(exchange, deps.registry.drawDelay(respond.delayMs, exchange.shop.id), deps.shops);
   const forced = forcedBy(respond, why);
+  if (limit || (forced !== undefined && "headers" in forced)) noteQuotaLeft(exchange);
   if (forced !== undefined) {
     exchange.decidedBy = decidedBy;
     if (respond.commit !== true) return sendForced(exchange, forced);

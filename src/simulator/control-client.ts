@@ -15,6 +15,7 @@ import type { WhyTrace } from "../control/why.schemas.js";
 import type { ClockChange, ClockState, JournalEntry, NewCustomer, NewShop, ScenarioSummary, ShopInfo, SimulatorHealth } from "../control/control.schemas.js";
 import type { OperationId } from "../contract/index.js";
 import type { ScenarioInput } from "../scenarios/schema.js";
+import { DEFAULT_WAIT_MS, waitFailure, waitInTurns, type WaitOptions } from "./wait-for.js";
 
 /**
  * A control-API call that did not succeed: the error envelope's status, code and details, and a
@@ -131,6 +132,14 @@ export interface ControlClient {
    * `expect(await control.count({ operation: "awardStamps", customerId })).toBe(1)`.
    */
   count(filter?: Omit<RequestFilter, "limit">): Promise<number>;
+  /**
+   * Waits until the filter selects `count` entries (default 1) and answers them, newest first;
+   * throws a `SimulatorError` (`WAIT_TIMED_OUT`) naming how many matched and the newest entries
+   * once `timeoutMs` (default 5000) has passed. For effects that come later: a webhook's job.
+   * @example
+   * await control.waitFor({ operation: "awardStamps", customerId, after: lastId }, { timeoutMs: 2000 });
+   */
+  waitFor(filter: Omit<RequestFilter, "limit">, options?: WaitOptions): Promise<JournalEntry[]>;
   /** The shop's journal entry of this id; a `SimulatorError` 404 once it is gone. */
   request(id: number): Promise<JournalEntry>;
   clearRequests(): Promise<void>;
@@ -206,6 +215,14 @@ export function createControlClient(fetchFn: typeof fetch, origin: string, optio
     requests: (filter = {}) => call(routes.simListRequests, { query: { ...filter } }).then((r) => r.requests),
     count: (filter = {}) => call(routes.simListRequests, { query: { ...filter, limit: 0 } }).then((r) => r.count),
     request: (id) => call(routes.simGetRequest, { params: { id: String(id) } }),
+    waitFor: async (filter, waitOptions = {}) => {
+      const ask = (wait: number, count: number) => call(routes.simListRequests, { query: { ...filter, wait, count } });
+      const { answer, met } = await waitInTurns(ask, waitOptions);
+      if (met) return answer.requests;
+      const newest = answer.count === 0 ? await call(routes.simListRequests, { query: { limit: 3 } }).then((r) => r.requests) : [];
+      const message = waitFailure(filter, waitOptions.count ?? 1, waitOptions.timeoutMs ?? DEFAULT_WAIT_MS, answer, newest);
+      throw new SimulatorError(408, "WAIT_TIMED_OUT", message);
+    },
     clearRequests: () => call(routes.simClearRequests),
     clock: () => call(routes.simGetClock),
     setClock: (change) => call(routes.simSetClock, { body: change }),

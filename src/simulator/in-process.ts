@@ -10,6 +10,7 @@ import { connectionError, faultHolds, faultOf } from "../http/faults.js";
 import { createControlClient, type ControlClient } from "./control-client.js";
 
 export { createControlClient, SimulatorError, type ControlClient, type ControlClientOptions, type RequestFilter } from "./control-client.js";
+export type { WaitOptions } from "./wait-for.js";
 import { createInterceptor, type Interception } from "./intercept.js";
 import { API_BASE, GRAPHQL_PATH } from "../http/base.js";
 import { buildSimulator, type BuiltSimulator } from "./simulator.js";

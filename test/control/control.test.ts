@@ -112,7 +112,7 @@ describe("/__sim/requests", () => {
       `POST /rest_api/v1/customers/${a}/stamps/award 200`,
     ]);
     expect(all[4]).toStrictEqual({
-      id: 1, at: TS, shopId: "1", method: "POST", path: `/rest_api/v1/customers/${a}/stamps/award`, api: "rest", graphql: null, operation: "awardStamps", customerId: a,
+      id: 1, requestId: "req_000001", at: TS, shopId: "1", method: "POST", path: `/rest_api/v1/customers/${a}/stamps/award`, api: "rest", graphql: null, operation: "awardStamps", customerId: a,
       query: {}, requestHeaders: { "content-type": "application/json", "x-api-key": "sim_key", "x-api-secret": "***" }, requestBody: { stamps: 3 },
       status: 200, fault: null,
       responseHeaders: { "x-request-id": "req_000001", "x-ratelimit-limit": "1000", "x-ratelimit-remaining": "999", "content-type": "application/json" },

@@ -139,7 +139,9 @@ describe("media types and methods (checks 16, 36, 37)", () => {
     const t = graphqlOverHttp();
     const get = await t.app.request("/graphql?query={shop{currency}}", { headers: { ...AUTH, Accept: "application/json" } });
     expect([get.status, get.headers.get("allow")]).toEqual([405, "POST"]);
-    expect(messages(await get.json())).toEqual(["GraphQL operations are sent with POST (GET /graphql serves GraphiQL to a browser)."]);
+    expect(messages(await get.json())).toEqual([
+      "GraphQL operations are sent with POST (GET /graphql serves GraphiQL to a browser). A client that sends queries as GET must be set to POST: urql's `preferGetMethod: false`, Apollo's `useGETForQueries: false`.",
+    ]);
     const put = await t.app.request("/graphql", { method: "PUT", headers: { ...AUTH, "Content-Type": "application/json" }, body: "{}" });
     expect([put.status, put.headers.get("allow")]).toEqual([405, "GET, POST"]);
     const page = await t.app.request("/graphql", { headers: { Accept: "text/html,application/xhtml+xml" } });

@@ -81,12 +81,13 @@ describe("media types and statuses (checks 16, 37)", () => {
     expect([grj.status, grj.body]).toStrictEqual([400, { errors: expected }]);
   });
 
+  const GET_HINT = " A client that sends queries as GET must be set to POST: urql's `preferGetMethod: false`, Apollo's `useGETForQueries: false`.";
   it("GET and HEAD (without text/html, which GraphiQL answers) are 405 with Allow: POST (check 36), other methods with Allow: GET, POST", async () => {
     for (const [method, allow] of [["GET", "POST"], ["HEAD", "POST"], ["PUT", "GET, POST"], ["DELETE", "GET, POST"], ["PATCH", "GET, POST"]]) {
       const res = await sim.gql("{ shop { currency } }", undefined, { method, accept: "application/json" });
       // A HEAD is answered as its GET, without the body (HTTP's rule).
       if (method === "HEAD") expect([res.status, res.body]).toEqual([405, ""]);
-      else expectRequestError(res, 405, ["GraphQL operations are sent with POST (GET /graphql serves GraphiQL to a browser)."]);
+      else expectRequestError(res, 405, [`GraphQL operations are sent with POST (GET /graphql serves GraphiQL to a browser).${method === "GET" ? GET_HINT : ""}`]);
       expect([method, res.headers.get("allow")]).toEqual([method, allow]);
     }
   });

@@ -108,7 +108,7 @@ describe("Requests", () => {
     const row = /<tr data-id="2"[\s\S]*?<\/tr>/.exec(text)![0];
     expect(row).toContain("<td>POST</td><td>redeemReward</td>");
     expect(row).toContain('<a href="/__sim/ui/requests/2">/rest_api/v1/customers/5550001/redemptions</a>');
-    expect(row).toContain('<td class="status">422</td><td>INSUFFICIENT_STAMPS</td>');
+    expect(row).toContain('<td class="status">422</td><td class="error">INSUFFICIENT_STAMPS</td>');
     expect(row).toContain('<a href="/__sim/ui/customers/5550001">5550001</a>');
     expect(row).toContain("<td>handler</td>");
     expect(row).toMatch(/<td class="num">\d+\.\d ms<\/td>/);

@@ -13,6 +13,10 @@ import { AUTH, createTestSim } from "../support/sim.js";
 
 const HTML = "text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8";
 const NOT_OVER_GET = { errors: [{ message: "GraphQL operations are sent with POST (GET /graphql serves GraphiQL to a browser)." }] };
+// Issue 31 added to the GET's message how to switch a client to POST (graphql-405-quota-and-hint.test.ts).
+const NOT_OVER_GET_HINT = {
+  errors: [{ message: `${NOT_OVER_GET.errors[0]!.message} A client that sends queries as GET must be set to POST: urql's \`preferGetMethod: false\`, Apollo's \`useGETForQueries: false\`.` }],
+};
 
 describe("issue 26, case 13: /graphql answered GET and HEAD with 405 while sending Allow: GET, POST", () => {
   it("HEAD with text/html answers as GET does, without a body", async () => {
@@ -31,7 +35,7 @@ describe("issue 26, case 13: /graphql answered GET and HEAD with 405 while sendi
       const res = await sim.app.request("/graphql?query={shop{currency}}", { method, headers: { ...AUTH, Accept: accept } });
       expect([accept, res.status, res.headers.get("allow"), res.headers.get("vary")]).toEqual([accept, 405, "POST", "Accept"]);
       const text = await res.text();
-      expect(text === "" ? undefined : JSON.parse(text)).toEqual(method === "HEAD" ? undefined : NOT_OVER_GET);
+      expect(text === "" ? undefined : JSON.parse(text)).toEqual(method === "HEAD" ? undefined : NOT_OVER_GET_HINT);
     }
     // Neither is an API request: not journaled.
     expect(sim.journal.list()).toEqual([]);

@@ -227,8 +227,8 @@ const without = (headers: HeaderMap, name: string): HeaderMap => Object.fromEntr
  */
 async function journalOf(p: Place) {
   const res = await p.sim.call("GET", "/__sim/requests", { auth: false, headers: { "X-Api-Key": p.headers["X-Api-Key"]! } });
-  type Entry = { id: number; durationMs: number; shopId: string | null; requestHeaders: HeaderMap; responseHeaders: HeaderMap | null };
-  return res.body.requests.map(({ id, durationMs, shopId: owner, requestHeaders, responseHeaders, ...entry }: Entry) => ({
+  type Entry = { id: number; requestId: string | null; durationMs: number; shopId: string | null; requestHeaders: HeaderMap; responseHeaders: HeaderMap | null };
+  return res.body.requests.map(({ id, requestId, durationMs, shopId: owner, requestHeaders, responseHeaders, ...entry }: Entry) => ({
     ...entry,
     requestHeaders: without(requestHeaders, "x-api-key"),
     responseHeaders: responseHeaders && without(responseHeaders, "x-request-id"),

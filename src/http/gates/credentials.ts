@@ -20,6 +20,12 @@ export class Quotas {
     return window.hit(limit, HOUR_MS, now);
   }
 
+  /** The shop's quota headers at `now` without counting a request: for an answer that is no operation. */
+  headersNow(shopId: string, limit: number, now: number): Record<string, string> {
+    const left = this.#windows.get(shopId)?.left(limit, HOUR_MS, now) ?? limit;
+    return { "X-RateLimit-Limit": String(limit), "X-RateLimit-Remaining": String(left) };
+  }
+
   /** When the shop's current window ends (ms), if it has one. */
   windowEnd(shopId: string): number | undefined {
     return this.#windows.get(shopId)?.endsAt(HOUR_MS);

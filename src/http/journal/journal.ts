@@ -67,8 +67,17 @@ function mentions(e: JournalRecord, q: string): boolean {
   return texts.some((text) => text?.toLowerCase().includes(q));
 }
 
+/** A request held until the journal holds `count` entries its filter selects (`until`). */
+interface Waiter {
+  filter: JournalFilter;
+  q: string | undefined;
+  recount: () => void;
+}
+
 export class Journal {
   #slots: Slots;
+  /** Held until an entry arrives (`until`): told of each entry added, and of each clear. */
+  readonly #waiters = new Set<Waiter>();
   /** Entries kept, and the slot the next one goes to. */
   #count = 0;
   #next = 0;
@@ -97,6 +106,36 @@ export class Journal {
     if (entry.requestHeaders.length > MAX_BODY_CHARS) entry.requestHeaders = headersNotKept(entry.requestHeaders.length);
     if (entry.responseHeaders && entry.responseHeaders.length > MAX_BODY_CHARS) entry.responseHeaders = headersNotKept(entry.responseHeaders.length);
     this.#keep(entry);
+    // Only an entry a waiter's filter selects makes it count again.
+    for (const waiter of this.#waiters) if (passes(entry, waiter.filter, waiter.q)) waiter.recount();
+  }
+
+  /**
+   * Resolves once `filter` selects at least `count` entries (true, at once if it already does),
+   * or false after `ms` or when `signal` aborts. Nothing polls: each entry added is tested
+   * against the waiting filters, and the waiter forgets itself whichever way it ends.
+   */
+  until(filter: JournalFilter, count: number, ms: number, signal?: AbortSignal): Promise<boolean> {
+    if (this.count(filter) >= count) return Promise.resolve(true);
+    if (ms <= 0 || signal?.aborted) return Promise.resolve(false);
+    return new Promise((resolve) => {
+      const end = (met: boolean) => {
+        clearTimeout(timer);
+        signal?.removeEventListener("abort", gaveUp);
+        this.#waiters.delete(waiter);
+        resolve(met);
+      };
+      const gaveUp = () => end(false);
+      const timer = setTimeout(gaveUp, ms);
+      const waiter: Waiter = { filter, q: filter.q?.toLowerCase(), recount: () => this.count(filter) >= count && end(true) };
+      signal?.addEventListener("abort", gaveUp, { once: true });
+      this.#waiters.add(waiter);
+    });
+  }
+
+  /** Requests held by `until` now. */
+  get waiting(): number {
+    return this.#waiters.size;
   }
 
   /** A ring: the oldest entry is overwritten once the journal is full. */
@@ -177,14 +216,7 @@ export class Journal {
       if (filter.after !== undefined && this.#slots.idAt(slot) <= filter.after) return;
       if (filter.status !== undefined && this.#slots.statusAt(slot) !== filter.status) continue;
       const e = this.#slots.read(slot);
-      if (!seenBy(e, filter)) continue;
-      if (filter.method !== undefined && e.method !== filter.method) continue;
-      if (filter.path && !filter.path.test(belowApiBase(e.path))) continue;
-      if (filter.customerId !== undefined && e.customerId !== filter.customerId) continue;
-      if (filter.api !== undefined && apiOf(e) !== filter.api) continue;
-      if (filter.operation !== undefined && e.operation !== filter.operation && !e.graphqlText?.includes(`"operation":"${filter.operation}"`)) continue;
-      if (q !== undefined && !mentions(e, q)) continue;
-      yield e;
+      if (passes(e, filter, q)) yield e;
     }
   }
 
@@ -204,7 +236,21 @@ export class Journal {
     this.#count = 0;
     this.#next = 0;
     for (const e of keep.reverse()) this.#keep(e);
+    for (const waiter of [...this.#waiters]) waiter.recount();
   }
+}
+
+/** Whether `filter` (its `limit` aside; `q` in lower case) selects the entry. */
+function passes(e: JournalRecord, filter: JournalFilter, q: string | undefined): boolean {
+  if (filter.after !== undefined && e.id <= filter.after) return false;
+  if (filter.status !== undefined && e.status !== filter.status) return false;
+  if (!seenBy(e, filter)) return false;
+  if (filter.method !== undefined && e.method !== filter.method) return false;
+  if (filter.path && !filter.path.test(belowApiBase(e.path))) return false;
+  if (filter.customerId !== undefined && e.customerId !== filter.customerId) return false;
+  if (filter.api !== undefined && apiOf(e) !== filter.api) return false;
+  if (filter.operation !== undefined && e.operation !== filter.operation && !e.graphqlText?.includes(`"operation":"${filter.operation}"`)) return false;
+  return q === undefined || mentions(e, q);
 }
 
 /** Only `/graphql` is GraphQL's (its GET, GraphiQL, is not journaled). */
@@ -212,8 +258,10 @@ const apiOf = (e: JournalRecord): Api => (e.path === GRAPHQL_PATH ? "graphql" : 
 
 /** A record as the journal answers it. */
 export function entryOf(e: JournalRecord): JournalEntry {
+  const responseHeaders = e.responseHeaders === null ? null : unpackHeaders(e.responseHeaders);
   return {
     id: e.id,
+    requestId: responseHeaders?.["x-request-id"] ?? null,
     at: isoTimestamp(e.at),
     shopId: e.shopId,
     method: e.method,
@@ -227,7 +275,7 @@ export function entryOf(e: JournalRecord): JournalEntry {
     requestBody: journalBody(e.requestText, e.requestType),
     status: e.status,
     fault: e.fault,
-    responseHeaders: e.responseHeaders === null ? null : unpackHeaders(e.responseHeaders),
+    responseHeaders,
     responseBody: journalBody(e.responseText, e.responseType),
     committed: e.committed === null ? null : { status: e.committed.status, body: journalBody(e.committed.text, e.committed.type) },
     durationMs: e.durationMs,

@@ -19,6 +19,15 @@ export function noteSkips(exchange: Exchange, skips: RuleSkip[]): void {
   if (skips.length > 0) (exchange.notes ??= {}).skips = skips;
 }
 
+/**
+ * Keeps the quota's count of requests left before a forced answer or a scenario's limiter puts
+ * its own in X-RateLimit-Remaining, so that the why trace tells the two apart.
+ */
+export function noteQuotaLeft(exchange: Exchange): void {
+  const { "X-RateLimit-Limit": limit, "X-RateLimit-Remaining": remaining } = exchange.headers;
+  if (limit !== undefined && remaining !== undefined) (exchange.notes ??= {}).quota ??= { limit: Number(limit), remaining: Number(remaining) };
+}
+
 /** The notes as the journal packs them (null when none). */
 export function packedNotes(exchange: Exchange): string | null {
   return exchange.notes === undefined ? null : JSON.stringify(exchange.notes);

@@ -12,6 +12,8 @@ export type Api = "rest" | "graphql";
 
 export interface JournalEntry {
   id: number;
+  /** The X-Request-Id the response carried; null without a response. */
+  requestId: string | null;
   at: string;
   shopId: string | null;
   method: string;
@@ -46,7 +48,7 @@ export interface JournalEntry {
  * that crossed the wire.
  */
 export interface JournalRecord
-  extends Omit<JournalEntry, "at" | "api" | "graphql" | "query" | "requestHeaders" | "requestBody" | "responseHeaders" | "responseBody" | "committed"> {
+  extends Omit<JournalEntry, "requestId" | "at" | "api" | "graphql" | "query" | "requestHeaders" | "requestBody" | "responseHeaders" | "responseBody" | "committed"> {
   /** Engine time of arrival, in ms; `id` is 0 until the journal numbers the record. */
   at: number;
   /** The request URL, its query string parsed when read. */
