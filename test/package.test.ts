@@ -59,7 +59,7 @@ describe("the npm package", { timeout: 60_000 }, () => {
     const manifest = JSON.parse(readFileSync(join(app, "node_modules/loyalty-sim/package.json"), "utf8")) as { bin: Record<string, string> };
     expect(manifest.bin).toEqual({ "loyalty-sim": "dist/cli/bin.js" });
     expect(existsSync(join(app, "node_modules/.bin/loyalty-sim"))).toBe(true);
-    for (const dep of ["hono", "htmx.org", "@hono/node-server", "lowdb", "zod", "@mswjs/interceptors", "graphql", "graphql-jit", "@graphql-yoga/render-graphiql"]) expect(existsSync(join(app, "node_modules", dep)), dep).toBe(true);
+    for (const dep of ["hono", "htmx.org", "@hono/node-server", "lowdb", "zod", "@mswjs/interceptors", "graphql", "graphql-jit", "graphiql", "react", "react-dom"]) expect(existsSync(join(app, "node_modules", dep)), dep).toBe(true);
     for (const dev of ["typescript", "vitest", "tsx", "@redocly/cli", "playwright-core", "fast-check", "graphql-http"]) expect(existsSync(join(app, "node_modules", dev)), dev).toBe(false);
   });
 
