@@ -69,6 +69,9 @@ const ignored = readFileSync(join(ROOT, ".dockerignore"), "utf8")
   .map((p) => new RegExp(`^${p.replace(/\/$/, "").replace(/[.+^${}()|[\]\\]/g, "\\$&").replace(/\*\*/g, "\0").replace(/\*/g, "[^/]*").replace(/\0/g, ".*")}(/|$)`));
 const isIgnored = (rel: string) => ignored.some((re) => re.test(rel.replaceAll("\\", "/")));
 
+/** The newest LTS line the package supports and .ci/run tests (engines: 20.19+, 22, 24). */
+const CURRENT_LTS = 24;
+
 let tmp: string;
 /** A stage's filesystem root: its absolute paths (/app, /sim, /data) live under it. */
 const rootOf = (stage: string) => join(tmp, "stages", stage);
@@ -161,10 +164,11 @@ afterAll(async () => {
 });
 
 describe("Dockerfile", () => {
-  it("builds in one stage and runs a slim Node 20+ image in the last", () => {
+  it("builds in one stage and runs a slim image of the newest supported LTS (24) in the last, both on the same Node", () => {
     expect(dockerfile.length).toBeGreaterThanOrEqual(2);
     const [, major, variant] = /^node:(\d+)(?:[.\d]*)?-?(.*)$/.exec(runtime.image) ?? [];
-    expect(Number(major)).toBeGreaterThanOrEqual(20);
+    expect(Number(major)).toBe(CURRENT_LTS);
+    expect(dockerfile.map((stage) => stage.image)).toEqual(dockerfile.map(() => runtime.image));
     expect(variant).toMatch(/slim|alpine/);
     expect(runtime.steps.some((s) => s.op === "COPY" && s.args.startsWith(`--from=${dockerfile[0]!.name} `))).toBe(true);
   });
