@@ -10,6 +10,7 @@ export const HELP = `loyalty-sim: a stateful simulator of the loyalty (stamp-car
 
 Usage: loyalty-sim [options]
        loyalty-sim verify [options]   check production (or any target) against the simulator: loyalty-sim verify --help
+       loyalty-sim scenarios add [options] FILE...   load scenario files into a running simulator: loyalty-sim scenarios --help
 
 Options (each also as an environment variable):
   --port N            port to listen on (default 4747)                 ${envName("port")}
@@ -44,11 +45,12 @@ Limits of what the control API makes (over one, a call is refused with 422 namin
   --max-scenario-bytes N  bytes all scenarios hold (${DEFAULT_LIMITS.maxScenarioBytes})           ${envName("maxScenarioBytes")}
 `;
 
-export type CliCommand = { kind: "help" } | { kind: "version" } | { kind: "run"; config: SimulatorConfig } | { kind: "verify"; argv: string[] };
+export type CliCommand = { kind: "help" } | { kind: "version" } | { kind: "run"; config: SimulatorConfig } | { kind: "verify"; argv: string[] } | { kind: "scenarios"; argv: string[] };
 
 export function parseCli(argv: string[], env: Record<string, string | undefined>): CliCommand {
   // A command of its own, with its own flags (src/cli/verify.ts).
   if (argv[0] === "verify") return { kind: "verify", argv: argv.slice(1) };
+  if (argv[0] === "scenarios") return { kind: "scenarios", argv: argv.slice(1) }; // src/cli/scenarios.ts
   const { values } = parseArgs({
     args: argv,
     strict: true,
