@@ -56,7 +56,7 @@ else
   fi
   # A version or dist-tag names the registry's package; a path, tarball or URL is given to npm as is.
   case "$version" in
-    */* | *.tgz) spec="$version" ;;
+    */* | *.tgz | .*) spec="$version" ;;
     *) spec="loyalty-sim@$version" ;;
   esac
   prefix="$state/install"
@@ -83,6 +83,7 @@ args+=(${extra[@]+"${extra[@]}"})
 
 # In the background, in a session of its own where there is setsid (Linux), stdin closed, output to
 # the log: the step's end leaves it running; the runner ends it with the job if `stop` does not.
+: >"$log"
 detach=()
 command -v setsid >/dev/null && detach=(setsid)
 ${detach[@]+"${detach[@]}"} "$bin" "${args[@]}" </dev/null >"$log" 2>&1 &

@@ -6,77 +6,15 @@
  * simulator's message. The job's workspace has loyalty-sim installed (this repository's build), as
  * `npm ci` leaves an app that depends on it; `version:` installs the packed package instead.
  */
-import { execFile } from "node:child_process";
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import { promisify } from "node:util";
-import { parse } from "yaml";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { action, actionJobs } from "../support/action-steps.js";
 import { ensureBuilt, portIsFree, ROOT } from "../support/cli.js";
-import { cleanEnv, packedTarball } from "../support/pack.js";
+import { packedTarball } from "../support/pack.js";
 import { actionErrors } from "../support/workflow-parser.js";
 
-const SCRIPT = join(ROOT, "scripts/action/run.sh");
-const action = parse(readFileSync(join(ROOT, "action.yml"), "utf8")) as {
-  inputs: Record<string, { default: string }>;
-  runs: { using: string; steps: { id: string; if: string; run: string; env?: Record<string, string> }[] };
-};
-
-let tmp: string;
-const started: number[] = [];
-
-beforeAll(() => ensureBuilt(), 120_000);
-beforeAll(() => {
-  tmp = mkdtempSync(join(tmpdir(), "loyalty-sim-action-"));
-});
-afterAll(() => {
-  for (const pid of started) {
-    try {
-      process.kill(pid, "SIGKILL");
-    } catch {
-      // Already stopped, as it should be.
-    }
-  }
-  if (tmp) rmSync(tmp, { recursive: true, force: true });
-});
-
-/** A job: its workspace (with `files`), its runner's temp folder and GitHub's files, empty. */
-function job(name: string, files: Record<string, string>, installed = true) {
-  const root = join(tmp, name);
-  const workspace = join(root, "workspace");
-  const temp = join(root, "runner-temp");
-  mkdirSync(temp, { recursive: true });
-  mkdirSync(workspace, { recursive: true });
-  for (const [path, text] of Object.entries(files)) {
-    mkdirSync(join(workspace, path, ".."), { recursive: true });
-    writeFileSync(join(workspace, path), text);
-  }
-  if (installed) {
-    // What `npm ci` leaves in an app that depends on loyalty-sim: the package and its bin link.
-    mkdirSync(join(workspace, "node_modules/.bin"), { recursive: true });
-    symlinkSync(ROOT, join(workspace, "node_modules/loyalty-sim"), "dir");
-    symlinkSync("../loyalty-sim/dist/cli/bin.js", join(workspace, "node_modules/.bin/loyalty-sim"));
-  }
-  const env = { GITHUB_WORKSPACE: workspace, GITHUB_ACTION_PATH: ROOT, RUNNER_TEMP: temp, GITHUB_ENV: join(root, "env"), GITHUB_OUTPUT: join(root, "output") };
-  writeFileSync(env.GITHUB_ENV, "");
-  writeFileSync(env.GITHUB_OUTPUT, "");
-  return env;
-}
-
-/** One of the action's steps, run as the runner runs it: its `run` in bash, the step's env with the inputs. */
-async function step(id: "start" | "stop", env: Record<string, string>, inputs: Record<string, string> = {}) {
-  const found = action.runs.steps.find((s) => s.id === id)!;
-  const values = Object.fromEntries(Object.entries(action.inputs).map(([name, input]) => [name, inputs[name] ?? input.default]));
-  const stepEnv = Object.fromEntries(Object.entries(found.env ?? {}).map(([key, value]) => [key, value.replace(/^\$\{\{ inputs\.(\w+) \}\}$/, (_, name: string) => values[name]!)]));
-  const result = await promisify(execFile)("bash", ["-c", found.run], { cwd: env.GITHUB_WORKSPACE, env: { ...cleanEnv(), ...env, ...stepEnv }, timeout: 120_000 }).then(
-    ({ stdout }) => ({ code: 0, stdout }),
-    (e: { code: number; stdout: string }) => ({ code: e.code, stdout: e.stdout }),
-  );
-  const output = Object.fromEntries(readFileSync(env.GITHUB_OUTPUT!, "utf8").split("\n").filter(Boolean).map((l) => l.split(/=(.*)/s).slice(0, 2) as [string, string]));
-  if (output.pid) started.push(Number(output.pid));
-  return { ...result, env: readFileSync(env.GITHUB_ENV!, "utf8"), output };
-}
+const { job, step, cleanup } = actionJobs();
 
 const FIXTURE = JSON.parse(readFileSync(join(ROOT, "fixtures/default.json"), "utf8")) as { access: Record<string, string> };
 const NO_BEACONS = "name: no-beacons\nrules:\n  - match: { operation: listBeacons }\n    respond: { error: PLAN_UPGRADE_REQUIRED }\n";
