@@ -6,7 +6,7 @@
  * variables, files under a "/sim" folder and the data file under a "/data" folder.
  */
 import { execFile } from "node:child_process";
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from "node:fs";
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from "node:fs";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join, posix, relative } from "node:path";
@@ -198,6 +198,19 @@ describe("Dockerfile", () => {
     for (const file of ["src", "test", "node_modules/typescript", "node_modules/vitest", "node_modules/tsx"]) expect(existsSync(join(app, file)), file).toBe(false);
     expect(existsSync(join(rootOf(runtime.name), "sim"))).toBe(true);
     expect(statSync(join(rootOf(runtime.name), "data")).isDirectory()).toBe(true);
+  });
+});
+
+describe("docs/docker-and-ci.md", () => {
+  it("names the image's files as the runtime stage has them, the shipped scenarios its text names included", () => {
+    const page = readFileSync(join(ROOT, "docs/docker-and-ci.md"), "utf8");
+    const table = page.slice(page.indexOf("| path | what |"), page.indexOf("### Hosting your team's image"));
+    const paths = [...table.matchAll(/^\| `(\/[^`]+)` \|/gm)].map((m) => m[1]!);
+    expect(paths).toEqual(["/app/dist/", "/app/scenarios/", "/app/scenarios/scenario.schema.json", "/app/fixtures/default.json", "/app/openapi/openapi.json", "/app/assets/", "/app/node_modules/", "/sim", "/data"]);
+    const named = [...page.matchAll(/`?(\/app\/[\w./-]+\.(?:json|js|ya?ml))(?![\w.])/g)].map((m) => m[1]!);
+    expect(named.length).toBeGreaterThan(5);
+    for (const path of [...paths, ...named]) expect(existsSync(join(rootOf(runtime.name), path)), path).toBe(true);
+    expect(readdirSync(join(rootOf(runtime.name), "app/scenarios")).sort()).toEqual(["errors", "examples", "faults", "scenario.schema.json"]);
   });
 });
 
