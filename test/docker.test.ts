@@ -69,7 +69,7 @@ const ignored = readFileSync(join(ROOT, ".dockerignore"), "utf8")
   .map((p) => new RegExp(`^${p.replace(/\/$/, "").replace(/[.+^${}()|[\]\\]/g, "\\$&").replace(/\*\*/g, "\0").replace(/\*/g, "[^/]*").replace(/\0/g, ".*")}(/|$)`));
 const isIgnored = (rel: string) => ignored.some((re) => re.test(rel.replaceAll("\\", "/")));
 
-/** The newest LTS line the package supports and .ci/run tests (engines: 20.19+, 22, 24). */
+/** The newest LTS line the package supports and .ci/run tests (engines: 20.19+, 22.13+, 24+). */
 const CURRENT_LTS = 24;
 
 let tmp: string;
