@@ -2,7 +2,7 @@
 # loyalty-sim as a CI service container. Build: docker build -t loyalty-sim .
 
 # --- build: compile TypeScript with the dev dependencies -------------------------------------
-FROM node:20-bookworm-slim AS build
+FROM node:24-bookworm-slim AS build
 WORKDIR /app
 COPY package.json package-lock.json ./
 # --ignore-scripts: `prepare` would build before the sources are copied.
@@ -12,7 +12,7 @@ COPY src ./src
 RUN npm run build
 
 # --- runtime: production dependencies and the compiled output only ---------------------------
-FROM node:20-bookworm-slim AS runtime
+FROM node:24-bookworm-slim AS runtime
 ENV NODE_ENV=production \
     LOYALTY_SIM_HOST=0.0.0.0 \
     LOYALTY_SIM_PORT=4747

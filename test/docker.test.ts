@@ -161,10 +161,11 @@ afterAll(async () => {
 });
 
 describe("Dockerfile", () => {
-  it("builds in one stage and runs a slim Node 20+ image in the last", () => {
+  it("builds in one stage and runs a slim image of the newest supported LTS (24) in the last, both on the same Node", () => {
     expect(dockerfile.length).toBeGreaterThanOrEqual(2);
     const [, major, variant] = /^node:(\d+)(?:[.\d]*)?-?(.*)$/.exec(runtime.image) ?? [];
-    expect(Number(major)).toBeGreaterThanOrEqual(20);
+    expect(Number(major)).toBe(24); // the newest LTS line of engines, which .ci/run tests
+    expect(dockerfile.map((stage) => stage.image)).toEqual(dockerfile.map(() => runtime.image));
     expect(variant).toMatch(/slim|alpine/);
     expect(runtime.steps.some((s) => s.op === "COPY" && s.args.startsWith(`--from=${dockerfile[0]!.name} `))).toBe(true);
   });
@@ -194,6 +195,16 @@ describe("Dockerfile", () => {
     for (const file of ["src", "test", "node_modules/typescript", "node_modules/vitest", "node_modules/tsx"]) expect(existsSync(join(app, file)), file).toBe(false);
     expect(existsSync(join(rootOf(runtime.name), "sim"))).toBe(true);
     expect(statSync(join(rootOf(runtime.name), "data")).isDirectory()).toBe(true);
+  });
+
+  it("docs/docker-and-ci.md names the image's files as the runtime stage has them, the shipped scenarios its text names included", () => {
+    const page = readFileSync(join(ROOT, "docs/docker-and-ci.md"), "utf8");
+    const table = page.slice(page.indexOf("| path | what |"), page.indexOf("### Hosting your team's image"));
+    const paths = [...table.matchAll(/^\| `(\/[^`]+)` \|/gm)].map((m) => m[1]!);
+    expect(paths).toEqual(["/app/dist/", "/app/scenarios/", "/app/scenarios/scenario.schema.json", "/app/fixtures/default.json", "/app/openapi/openapi.json", "/app/assets/", "/app/node_modules/", "/sim", "/data"]);
+    const named = [...page.matchAll(/`?(\/app\/[\w./-]+\.(?:json|js|ya?ml))(?![\w.])/g)].map((m) => m[1]!);
+    expect(named.length).toBeGreaterThan(5);
+    for (const path of [...paths, ...named]) expect(existsSync(join(rootOf(runtime.name), path)), path).toBe(true);
   });
 });
 

@@ -1,6 +1,8 @@
 /**
  * The npm package as users get it: packed (support/pack.ts; its `prepare` builds), then in an
  * empty folder `npm install <tarball>`, `npx loyalty-sim`, and `import { createSimulator } from "loyalty-sim"`.
+ * `.ci/run` runs it once more on Node 22 and 24 (LOYALTY_SIM_EXPECT_NODE names the major version
+ * the run must be on, so a PATH that missed the wanted binary fails instead of testing the wrong one).
  */
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -17,6 +19,8 @@ let tarball: string;
 let packed: string[];
 /** The empty folder the tarball is installed into. */
 let app: string;
+/** What `npm install <tarball>` wrote to stderr (npm's warnings). */
+let installWarnings: string;
 
 beforeAll(async () => {
   tarball = await packedTarball();
@@ -27,7 +31,7 @@ beforeAll(async () => {
   app = join(tmp, "app");
   mkdirSync(app);
   await npm(["init", "-y"], app);
-  await npm(["install", tarball, "--no-audit", "--no-fund", "--prefer-offline"], app);
+  ({ stderr: installWarnings } = await npm(["install", tarball, "--no-audit", "--no-fund", "--prefer-offline"], app));
 }, 180_000);
 
 afterAll(async () => {
@@ -35,7 +39,19 @@ afterAll(async () => {
   if (tmp) rmSync(tmp, { recursive: true, force: true });
 });
 
-describe("the npm package", { timeout: 60_000 }, () => {
+describe(`the npm package, on Node ${process.versions.node}`, { timeout: 60_000 }, () => {
+  it("runs on the Node the run asked for, npm and npx included", async () => {
+    const expected = process.env.LOYALTY_SIM_EXPECT_NODE;
+    if (expected !== undefined) expect(process.versions.node.split(".")[0]).toBe(expected);
+    // npm and npx start through "#!/usr/bin/env node": the first node on PATH must be this one.
+    const { stdout } = await npm(["version", "--json"], app);
+    expect((JSON.parse(stdout) as { node: string }).node).toBe(process.versions.node);
+  });
+
+  it("installs without an engine warning: every dependency supports this Node", () => {
+    expect(installWarnings.split("\n").filter((line) => line.includes("EBADENGINE"))).toEqual([]);
+  });
+
   it("is named after the version and ships the runtime files only", () => {
     expect(tarball.endsWith(`loyalty-sim-${version}.tgz`)).toBe(true);
     for (const file of ["package.json", "README.md", "dist/cli/bin.js", "dist/cli/healthcheck.js", "dist/index.js", "dist/index.d.ts", "fixtures/default.json", "openapi/openapi.json", "graphql/schema.graphql", "scenarios/scenario.schema.json", "assets/inspector/inspector.js", "assets/inspector/inspector.css", "assets/inspector/favicon.svg"]) {
@@ -59,7 +75,7 @@ describe("the npm package", { timeout: 60_000 }, () => {
     const manifest = JSON.parse(readFileSync(join(app, "node_modules/loyalty-sim/package.json"), "utf8")) as { bin: Record<string, string> };
     expect(manifest.bin).toEqual({ "loyalty-sim": "dist/cli/bin.js" });
     expect(existsSync(join(app, "node_modules/.bin/loyalty-sim"))).toBe(true);
-    for (const dep of ["hono", "htmx.org", "@hono/node-server", "lowdb", "zod", "@mswjs/interceptors", "graphql", "graphql-jit", "@graphql-yoga/render-graphiql"]) expect(existsSync(join(app, "node_modules", dep)), dep).toBe(true);
+    for (const dep of ["hono", "htmx.org", "@hono/node-server", "lowdb", "zod", "@mswjs/interceptors", "graphql", "graphql-jit", "graphiql", "react", "react-dom"]) expect(existsSync(join(app, "node_modules", dep)), dep).toBe(true);
     for (const dev of ["typescript", "vitest", "tsx", "@redocly/cli", "playwright-core", "fast-check", "graphql-http"]) expect(existsSync(join(app, "node_modules", dev)), dev).toBe(false);
   });
 

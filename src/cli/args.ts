@@ -13,6 +13,7 @@ Usage: loyalty-sim [options]
        loyalty-sim import [options]   copy your shop from production into a fixture: loyalty-sim import --help
        loyalty-sim verify [options]   check production (or any target) against the simulator: loyalty-sim verify --help
        loyalty-sim coverage [options] what a running simulator's clients met, by operation and outcome: loyalty-sim coverage --help
+       loyalty-sim scenarios add [options] FILE...   load scenario files into a running simulator: loyalty-sim scenarios --help
 
 Options (each also as an environment variable):
   --port N            port to listen on (default 4747)                 ${envName("port")}
@@ -55,11 +56,13 @@ export type CliCommand =
   | { kind: "run"; config: SimulatorConfig }
   | { kind: "verify"; argv: string[] }
   | { kind: "import"; argv: string[] }
-  | { kind: "coverage"; argv: string[] };
+  | { kind: "coverage"; argv: string[] }
+  | { kind: "scenarios"; argv: string[] };
 
 export function parseCli(argv: string[], env: Record<string, string | undefined>): CliCommand {
-  // Commands of their own, with their own flags (src/cli/verify.ts, import.ts, coverage.ts).
+  // Commands of their own, with their own flags (src/cli/verify.ts, import.ts, coverage.ts, scenarios.ts).
   if (argv[0] === "verify") return { kind: "verify", argv: argv.slice(1) };
+  if (argv[0] === "scenarios") return { kind: "scenarios", argv: argv.slice(1) };
   if (argv[0] === "import") return { kind: "import", argv: argv.slice(1) };
   if (argv[0] === "coverage") return { kind: "coverage", argv: argv.slice(1) };
   const options = {

@@ -65,6 +65,11 @@ async function main(): Promise<void> {
     process.exitCode = await runCoverageCli(command.argv, { out: (text) => process.stdout.write(text), err: (text) => process.stderr.write(text) });
     return;
   }
+  if (command.kind === "scenarios") {
+    const { runScenariosCli } = await import("./scenarios.js");
+    process.exitCode = await runScenariosCli(command.argv, process.env, { out: (text) => process.stdout.write(text), err: (text) => process.stderr.write(text) });
+    return;
+  }
 
   const { config } = command;
   // Loaded only now, so --help and --version answer without loading the whole simulator.

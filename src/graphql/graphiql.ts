@@ -1,12 +1,18 @@
 /**
- * GraphiQL for `GET /graphql`, served entirely from the installed @graphql-yoga/render-graphiql
- * package so that it works with no internet access. Its pieces are served as files (no inline
- * script, so a `script-src 'self'; worker-src 'self'` policy holds) and its 9 MB bundle is loaded
- * on the first request for it. GraphiQL cannot introspect the schema without the shop's API
- * headers: the page (never a script, which any site may include) carries them as data when the
- * route decides it may, and init.js, the same for everyone, reads them from it.
+ * GraphiQL for `GET /graphql`, served entirely from the installed graphiql package (its UMD bundle,
+ * on the UMD builds of react and react-dom) so that it works with no internet access. Its pieces
+ * are served as files (no inline script, so a `script-src 'self'` policy holds), each read on the
+ * first request for it. graphiql 3 rather than a newer GraphiQL: it ships a ready bundle, and its
+ * packages install on every supported Node without an engine warning.
+ * GraphiQL cannot introspect the schema without the shop's API headers: the page (never a script,
+ * which any site may include) carries them as data when the route decides it may, and init.js, the
+ * same for everyone, reads them from it.
  * @module
  */
+import { readFile } from "node:fs/promises";
+import { createRequire } from "node:module";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
 import { FRAME_OWN } from "../http/page-headers.js";
 import { printedSchema } from "./schema.js";
 
@@ -40,14 +46,16 @@ const page = (endpoint: string, headers: string) => `<!doctype html>
   <meta charset="utf-8">
   <title>loyalty-sim GraphQL</title>
   <meta name="viewport" content="width=device-width, initial-scale=1">
-  <link rel="icon" href="${ASSETS}/favicon.ico">
+  <link rel="icon" type="image/svg+xml" href="${ASSETS}/favicon.svg">
   <link rel="stylesheet" href="${ASSETS}/graphiql.css">
 </head>
 <body id="body" class="no-focus-outline">
   <noscript>GraphiQL needs JavaScript.</noscript>
   <div id="root" data-endpoint="${attribute(endpoint)}" data-headers="${attribute(headers)}"></div>
-  <script src="/graphql/init.js"></script>
+  <script src="${ASSETS}/react.js"></script>
+  <script src="${ASSETS}/react-dom.js"></script>
   <script src="${ASSETS}/graphiql.js"></script>
+  <script src="/graphql/init.js"></script>
 </body>
 </html>`;
 
@@ -77,9 +85,6 @@ const DEFAULT_QUERY = `# loyalty-sim's GraphQL API: the same shop, data and erro
 }
 `;
 
-/** The editor's web workers, by the label Monaco asks for. */
-const WORKERS = { editorWorkerService: "editor.worker.js", json: "json.worker.js", graphql: "graphql.worker.js" } as const;
-
 /** Above the default query when the headers editor is empty: why, and how to fill it. */
 const EMPTY_HEADERS_HINT = `# The headers editor (below) is empty: this page fills in the default shop's API headers only
 # when it is opened on this machine at localhost, 127.0.0.1 or [::1], not through another host
@@ -95,50 +100,50 @@ export function graphiqlPage(options: GraphiQLOptions = {}): GraphiQLFile {
 }
 
 /**
- * The page's own script, the same for every page: where Monaco finds its workers (set before the
- * bundle loads, which reads it), and GraphiQL rendered once the bundle has run, with the page's data.
+ * The page's own script, the same for every page, loaded after the bundles: GraphiQL rendered with
+ * the page's data. The headers editor's text goes with every request (GraphiQL merges it into the
+ * fetcher's headers), introspection included.
  */
-const INIT = `self.MonacoEnvironment = {
-  globalAPI: false,
-  getWorkerUrl: function (moduleId, label) {
-    var workers = ${JSON.stringify(WORKERS)};
-    return "${ASSETS}/" + (workers[label] || workers.editorWorkerService);
-  }
-};
-document.addEventListener("DOMContentLoaded", function () {
+const INIT = `(function () {
   var root = document.querySelector("#root");
   var headers = root.getAttribute("data-headers") || "";
-  YogaGraphiQL.renderYogaGraphiQL(root, {
-    endpoint: root.getAttribute("data-endpoint") || "/graphql",
-    title: "loyalty-sim GraphQL",
-    headers: headers && JSON.stringify(JSON.parse(headers), null, 2),
-    defaultQuery: (headers ? "" : ${JSON.stringify(EMPTY_HEADERS_HINT)}) + ${JSON.stringify(DEFAULT_QUERY)}
-  });
-});
+  var fetcher = GraphiQL.createFetcher({ url: root.getAttribute("data-endpoint") || "/graphql" });
+  ReactDOM.createRoot(root).render(
+    React.createElement(GraphiQL, {
+      fetcher: fetcher,
+      headers: headers && JSON.stringify(JSON.parse(headers), null, 2),
+      defaultEditorToolsVisibility: "headers",
+      defaultQuery: (headers ? "" : ${JSON.stringify(EMPTY_HEADERS_HINT)}) + ${JSON.stringify(DEFAULT_QUERY)}
+    })
+  );
+})();
 `;
 
 export function graphiqlInit(): GraphiQLFile {
   return { contentType: JS, body: INIT };
 }
 
-/** A file of the bundle by name (`graphiql.js`, `graphiql.css`, a worker, `favicon.ico`), or undefined. */
-export async function graphiqlAsset(name: string): Promise<GraphiQLFile | undefined> {
-  const bundle = await import("@graphql-yoga/render-graphiql/graphiql");
-  const files: Record<string, () => GraphiQLFile> = {
-    "graphiql.js": () => ({ contentType: JS, body: bundle.js }),
-    "graphiql.css": () => ({ contentType: "text/css; charset=utf-8", body: bundle.css }),
-    [WORKERS.editorWorkerService]: () => ({ contentType: JS, body: bundle.editorWorkerService }),
-    [WORKERS.json]: () => ({ contentType: JS, body: bundle.jsonWorker }),
-    [WORKERS.graphql]: () => ({ contentType: JS, body: bundle.graphqlWorker }),
-    "favicon.ico": () => ({ contentType: "image/x-icon", body: fromDataUrl(bundle.favicon) }),
-  };
-  const file = Object.hasOwn(files, name) ? files[name]!() : undefined;
-  return file && { ...file, cacheControl: CACHED };
-}
+/** A file of a package's folder, found through its package.json (which each of these exports). */
+const fromPackage = (name: string, file: string) => () => join(dirname(createRequire(import.meta.url).resolve(`${name}/package.json`)), file);
 
-/** The bytes of a base64 `data:` URL. */
-function fromDataUrl(url: string): Uint8Array {
-  return new Uint8Array(Buffer.from(url.slice(url.indexOf(",") + 1), "base64"));
+/** The files the page loads, by name: the bundles from their packages, the icon the inspector's (src/ and dist/ sit two levels below the package root). */
+const FILES: Record<string, { contentType: string; path: () => string }> = {
+  "react.js": { contentType: JS, path: fromPackage("react", "umd/react.production.min.js") },
+  "react-dom.js": { contentType: JS, path: fromPackage("react-dom", "umd/react-dom.production.min.js") },
+  "graphiql.js": { contentType: JS, path: fromPackage("graphiql", "graphiql.min.js") },
+  "graphiql.css": { contentType: "text/css; charset=utf-8", path: fromPackage("graphiql", "graphiql.min.css") },
+  "favicon.svg": { contentType: "image/svg+xml", path: () => fileURLToPath(new URL("../../assets/inspector/favicon.svg", import.meta.url)) },
+};
+
+const read = new Map<string, Promise<Uint8Array>>();
+
+/** A file of the page by name (`graphiql.js`, `graphiql.css`, `react.js`, `react-dom.js`, `favicon.svg`), or undefined. */
+export async function graphiqlAsset(name: string): Promise<GraphiQLFile | undefined> {
+  if (!Object.hasOwn(FILES, name)) return undefined;
+  const { contentType, path } = FILES[name]!;
+  let body = read.get(name);
+  if (!body) read.set(name, (body = readFile(path()).then((b) => new Uint8Array(b), (error: unknown) => (read.delete(name), Promise.reject(error)))));
+  return { contentType, body: await body, cacheControl: CACHED };
 }
 
 /** `GET /graphql/schema.graphql`: the schema's SDL as text, like `/openapi.json` (no credentials). */

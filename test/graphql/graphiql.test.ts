@@ -6,7 +6,9 @@
  * gateway (check 36).
  * @module
  */
-import * as bundle from "@graphql-yoga/render-graphiql/graphiql";
+import { readFileSync } from "node:fs";
+import { createRequire } from "node:module";
+import { dirname, join } from "node:path";
 import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { graphiqlAsset, graphiqlInit, graphiqlPage, graphqlSchemaFile, printedSchema } from "../../src/graphql/index.js";
@@ -15,6 +17,8 @@ import { BROWSER_START_MS, launchBrowser } from "../support/browser.js";
 
 const refs = (html: string) => [...html.matchAll(/\b(?:src|href)="([^"]*)"/g)].map((m) => m[1]!);
 const CREDENTIALS = { apiKey: "sim_key", apiSecret: "sim_secret" };
+/** A file of an installed package, as bytes. */
+const installed = (name: string, file: string) => readFileSync(join(dirname(createRequire(import.meta.url).resolve(`${name}/package.json`)), file));
 
 describe("GraphiQL's page and files", () => {
   it("is an HTML page whose script, style and icon are local /graphql/ URLs, with no inline script", () => {
@@ -23,7 +27,8 @@ describe("GraphiQL's page and files", () => {
     const html = String(page.body);
     expect(html).not.toMatch(/https?:\/\//i);
     expect(html).not.toMatch(/<script>[^<]|<script[^>]*>[^<]/);
-    expect(refs(html).sort()).toEqual(["/graphql/assets/favicon.ico", "/graphql/assets/graphiql.css", "/graphql/assets/graphiql.js", "/graphql/init.js"]);
+    // The page's script last: the bundles define React, ReactDOM and GraphiQL before it runs.
+    expect(refs(html)).toEqual(["/graphql/assets/favicon.svg", "/graphql/assets/graphiql.css", "/graphql/assets/react.js", "/graphql/assets/react-dom.js", "/graphql/assets/graphiql.js", "/graphql/init.js"]);
   });
 
   it("carries the endpoint and, when given, both API headers as data of GraphiQL's element; never stored", () => {
@@ -38,34 +43,36 @@ describe("GraphiQL's page and files", () => {
     expect([prefilled.cacheControl, prefilled.policy]).toEqual(["no-store", "script-src 'self'; worker-src 'self'; frame-ancestors 'self'"]);
   });
 
-  it("init.js, the same for every page, renders GraphiQL with the page's data and points Monaco at local workers", () => {
+  it("init.js, the same for every page, renders GraphiQL with the page's data", () => {
     const init = graphiqlInit();
     expect(init.contentType).toBe("text/javascript; charset=utf-8");
     const text = String(init.body);
     expect(text).toContain('root.getAttribute("data-headers")');
-    expect(text).toContain('endpoint: root.getAttribute("data-endpoint") || "/graphql"');
-    expect(text).toContain('"/graphql/assets/" + (workers[label] || workers.editorWorkerService)');
+    expect(text).toContain('GraphiQL.createFetcher({ url: root.getAttribute("data-endpoint") || "/graphql" })');
+    expect(text).toContain("headers: headers && JSON.stringify(JSON.parse(headers), null, 2)");
     expect(text).not.toMatch(/https?:\/\//i);
     expect(text).not.toContain("sim_key");
   });
 
   it.each([
-    ["graphiql.js", "text/javascript; charset=utf-8", bundle.js],
-    ["graphiql.css", "text/css; charset=utf-8", bundle.css],
-    ["editor.worker.js", "text/javascript; charset=utf-8", bundle.editorWorkerService],
-    ["json.worker.js", "text/javascript; charset=utf-8", bundle.jsonWorker],
-    ["graphql.worker.js", "text/javascript; charset=utf-8", bundle.graphqlWorker],
-  ])("%s is the installed package's, as %s", async (name, type, content) => {
-    expect(await graphiqlAsset(name)).toStrictEqual({ contentType: type, body: content, cacheControl: "public, max-age=3600" });
+    ["graphiql.js", "text/javascript; charset=utf-8", "graphiql", "graphiql.min.js"],
+    ["graphiql.css", "text/css; charset=utf-8", "graphiql", "graphiql.min.css"],
+    ["react.js", "text/javascript; charset=utf-8", "react", "umd/react.production.min.js"],
+    ["react-dom.js", "text/javascript; charset=utf-8", "react-dom", "umd/react-dom.production.min.js"],
+  ])("%s is the installed package's, as %s", async (name, type, pkg, file) => {
+    const { body, ...rest } = (await graphiqlAsset(name))!;
+    expect(rest).toStrictEqual({ contentType: type, cacheControl: "public, max-age=3600" });
+    // Bytes compared as one buffer: element by element, a megabyte takes seconds.
+    expect(Buffer.from(body as Uint8Array).equals(installed(pkg, file))).toBe(true);
   });
 
-  it("favicon.ico is the bytes of the package's data URL", async () => {
-    const icon = await graphiqlAsset("favicon.ico");
-    expect(icon?.contentType).toBe("image/x-icon");
-    expect(Buffer.from(icon!.body as Uint8Array).toString("base64")).toBe(bundle.favicon.slice(bundle.favicon.indexOf(",") + 1));
+  it("favicon.svg is the inspector's icon", async () => {
+    const icon = await graphiqlAsset("favicon.svg");
+    expect(icon?.contentType).toBe("image/svg+xml");
+    expect(Buffer.from(icon!.body as Uint8Array).toString()).toBe(readFileSync(new URL("../../assets/inspector/favicon.svg", import.meta.url), "utf8"));
   });
 
-  it.each(["index.js", "package.json", "../package.json", "toString", "__proto__", ""])("%j is no file", async (name) => {
+  it.each(["index.js", "package.json", "../package.json", "toString", "__proto__", "", "favicon.ico", "editor.worker.js"])("%j is no file", async (name) => {
     expect(await graphiqlAsset(name)).toBeUndefined();
   });
 
@@ -90,7 +97,7 @@ describe("GraphiQL in a real browser (Chromium)", () => {
     await sim?.close();
   });
 
-  // A generous bound, only to fail instead of hanging: the 5 MB bundle takes seconds to parse here.
+  // A generous bound, only to fail instead of hanging on a busy machine.
   it("renders offline under a strict script policy and runs its default query with the prefilled headers", { timeout: 90_000 }, async (ctx) => {
     const page = await browser!.newPage();
     ctx.onTestFinished(() => page.close());
@@ -119,6 +126,6 @@ describe("GraphiQL in a real browser (Chromium)", () => {
 
     expect(problems).toEqual([]);
     expect(requests.filter((url) => new URL(url).origin !== origin)).toEqual([]);
-    expect(requests).toEqual(expect.arrayContaining([`${origin}/graphql/assets/graphiql.js`, `${origin}/graphql/init.js`, `${origin}/graphql/assets/graphql.worker.js`]));
+    expect(requests).toEqual(expect.arrayContaining([`${origin}/graphql/assets/react.js`, `${origin}/graphql/assets/react-dom.js`, `${origin}/graphql/assets/graphiql.js`, `${origin}/graphql/init.js`]));
   });
 });

@@ -78,7 +78,7 @@ describe("issue 26, case 1: any web page could read the default shop's credentia
     expect(text).toBe(await b.text());
   });
 
-  const PAGE_FILES = ["/graphql", "/graphql/init.js", "/graphql/assets/graphiql.css", "/graphql/assets/favicon.ico", "/doc", "/doc/init.js", "/doc/assets/swagger-ui.css", "/__sim/ui", "/__sim/ui/assets/inspector.js"];
+  const PAGE_FILES = ["/graphql", "/graphql/init.js", "/graphql/assets/graphiql.css", "/graphql/assets/favicon.svg", "/doc", "/doc/init.js", "/doc/assets/swagger-ui.css", "/__sim/ui", "/__sim/ui/assets/inspector.js"];
 
   it.each(PAGE_FILES)("%s: no CORS for another origin; nosniff and Cross-Origin-Resource-Policy: same-origin", async (path) => {
     const s = sim();

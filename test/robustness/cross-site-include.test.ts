@@ -1,7 +1,7 @@
 /**
  * The probe that found issue 26, case 1, in a real browser (headless Chromium) against the built
  * CLI started with credentials of its own: a hostile page served from another origin defines
- * `window.YogaGraphiQL` with a fake `renderYogaGraphiQL` that captures its settings, includes
+ * the globals GraphiQL's init.js uses (`React`, `ReactDOM`, `GraphiQL`) as fakes that capture its settings, includes
  * `<script src=".../graphql/init.js">`, fetch()es the GraphiQL page and init.js, frames the page,
  * and awards stamps with whatever credentials it found. It must find none, and the balance must not
  * move; the DNS-rebinding shape (a Host that is not a loopback name) is checked without a browser.
@@ -45,7 +45,10 @@ function hostilePage(sim: string, customerId: string): string {
   const script = `
 const SIM = ${JSON.stringify(sim)};
 const report = (window.report = { captured: [], attempts: {}, found: null, award: null });
-window.YogaGraphiQL = { renderYogaGraphiQL: (root, settings) => report.captured.push(JSON.stringify(settings)) };
+const capture = (settings) => report.captured.push(JSON.stringify(settings));
+window.GraphiQL = Object.assign(function () {}, { createFetcher: capture });
+window.React = { createElement: (component, props) => capture(props) };
+window.ReactDOM = { createRoot: () => ({ render: () => undefined }) };
 async function attempt(url, init) {
   try {
     const res = await fetch(url, init);
