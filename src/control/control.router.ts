@@ -187,6 +187,10 @@ export function controlRouter(mount: Mount, deps: ControlDeps) {
         const { entries, count } = journal.select(filter);
         return c.json({ requests: entries, count }, 200);
       }
+      // A wait the journal could never meet (it keeps fewer entries) is refused rather than timed out.
+      if (wait > 0 && needed > journal.capacity) {
+        throw invalidInput("query", c.req.query("count") === undefined ? "wait" : "count", `the journal keeps at most ${journal.capacity} entries (--journal-size ${journal.capacity}): waiting for ${needed} could never end; start the simulator with a larger --journal-size`);
+      }
       // A client that gives up (or a server closing its connections) ends the wait.
       const met = await journal.until(filter, needed, wait, clientSignal(exchange));
       const { entries, count } = journal.select(filter);

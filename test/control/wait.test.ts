@@ -99,6 +99,19 @@ describe("GET /__sim/requests?wait=", () => {
     expect(body.error.details.map((d: { in: string; path: string; message: string }) => `${d.in} ${d.path}: ${d.message}`)).toEqual([detail]);
   });
 
+  it("a wait the journal could never meet (it keeps fewer entries) is 422, not a timeout", async () => {
+    const small = createSimulator({ customers: 1, seed: 1, journalSize: 2 });
+    const none = createSimulator({ customers: 1, seed: 1, journalSize: 0 });
+    const detail = async (s: typeof sim, query: string) => {
+      const res = await s.fetch(`/__sim/requests?${query}`);
+      const body = (await res.json()) as { error: { code: string; details: { in: string; path: string; message: string }[] } };
+      return [res.status, body.error.code, ...body.error.details.map((d) => `${d.in} ${d.path}: ${d.message}`)];
+    };
+    expect(await detail(small, "wait=1000&count=3")).toEqual([422, "VALIDATION_ERROR", "query count: the journal keeps at most 2 entries (--journal-size 2): waiting for 3 could never end; start the simulator with a larger --journal-size"]);
+    expect(await detail(none, "wait=1000")).toEqual([422, "VALIDATION_ERROR", "query wait: the journal keeps at most 0 entries (--journal-size 0): waiting for 1 could never end; start the simulator with a larger --journal-size"]);
+    expect((await small.fetch("/__sim/requests?wait=0&count=3")).status).toBe(200);
+  });
+
   it("wait=0 waits none and says the count was not met", async () => {
     expect(await get("wait=0")).toEqual({ status: 200, body: { requests: [], count: 0, timedOut: true } });
   });
