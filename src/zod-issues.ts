@@ -56,3 +56,15 @@ export function fileIssueLines(issues: readonly z.core.$ZodIssue[], prefix: read
 export const MISSING_IS_REQUIRED = {
   error: (issue: z.core.$ZodRawIssue) => (issue.code === "invalid_type" && issue.input === undefined ? "required" : undefined),
 };
+
+/** A command's refused options, one line each, named by the flag a user typed (`flags`: option key to flag). */
+export function optionLines(issues: readonly z.core.$ZodIssue[], flags: Readonly<Record<string, string>>): string {
+  return issues
+    .map((issue) => {
+      const [top, ...rest] = issue.path;
+      const flag = typeof top === "string" ? (flags[top] ?? top) : "options";
+      const message = issue.code === "unrecognized_keys" ? `unknown option ${issue.keys.join(", ")}` : issue.message;
+      return `${flag}${rest.length > 0 ? ` ${fieldPath(rest)}` : ""}: ${message}`;
+    })
+    .join("\n");
+}

@@ -9,6 +9,7 @@ import { parseArgs } from "node:util";
 import { COVERAGE_FORMATS, coverageFailures, formatCoverage, textCoverage, type CoverageFormat } from "../coverage/formats.js";
 import type { CoverageReport } from "../coverage/report.js";
 import { createControlClient } from "../simulator/control-client.js";
+import { withSuggestion } from "./did-you-mean.js";
 
 export const COVERAGE_HELP = `loyalty-sim coverage: which outcomes of each operation an app's tests met, and its duplicate writes
 
@@ -43,25 +44,22 @@ interface CoverageCliOptions {
   allowDuplicates: boolean;
 }
 
+const COVERAGE_OPTIONS = {
+  url: { type: "string" },
+  shop: { type: "string" },
+  format: { type: "string" },
+  min: { type: "string" },
+  out: { type: "string" },
+  "allow-duplicates": { type: "boolean" },
+  help: { type: "boolean", short: "h" },
+} as const;
+
 function parseCoverageCli(argv: string[]): CoverageCliOptions | "help" {
   let values;
   try {
-    ({ values } = parseArgs({
-      args: argv,
-      strict: true,
-      allowPositionals: false,
-      options: {
-        url: { type: "string" },
-        shop: { type: "string" },
-        format: { type: "string" },
-        min: { type: "string" },
-        out: { type: "string" },
-        "allow-duplicates": { type: "boolean" },
-        help: { type: "boolean", short: "h" },
-      },
-    }));
+    ({ values } = parseArgs({ args: argv, strict: true, allowPositionals: false, options: COVERAGE_OPTIONS }));
   } catch (error) {
-    throw new UsageError((error as Error).message);
+    throw new UsageError((withSuggestion(error, Object.keys(COVERAGE_OPTIONS)) as Error).message);
   }
   if (values.help) return "help";
   if (values.url === undefined) throw new UsageError("--url is required: the simulator's origin, e.g. --url http://127.0.0.1:4747");

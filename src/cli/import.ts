@@ -6,6 +6,7 @@
  */
 import { parseArgs } from "node:util";
 import { ImportError, ImportUsageError, KEY_VAR, LeakError, runImport, SALT_VAR, SECRET_VAR, SourceError, type ImportOptions } from "../import/index.js";
+import { withSuggestion } from "./did-you-mean.js";
 
 export const IMPORT_HELP = `loyalty-sim import: copy a shop's program and customers from production's REST API into a fixture
 
@@ -37,30 +38,27 @@ export interface ImportIo {
   progress: (line: string) => void;
 }
 
+const IMPORT_OPTIONS = {
+  from: { type: "string" },
+  "api-key": { type: "string" },
+  "api-secret": { type: "string" },
+  out: { type: "string" },
+  customers: { type: "string" },
+  activities: { type: "string" },
+  salt: { type: "string" },
+  "remap-ids": { type: "boolean" },
+  "keep-personal-data": { type: "boolean" },
+  plan: { type: "boolean" },
+  help: { type: "boolean", short: "h" },
+} as const;
+
 /** The options of the command line; a usage error for an unknown flag. */
 export function parseImportCli(argv: string[], env: Record<string, string | undefined>): ImportOptions | "help" {
   let values;
   try {
-    ({ values } = parseArgs({
-      args: argv,
-      strict: true,
-      allowPositionals: false,
-      options: {
-        from: { type: "string" },
-        "api-key": { type: "string" },
-        "api-secret": { type: "string" },
-        out: { type: "string" },
-        customers: { type: "string" },
-        activities: { type: "string" },
-        salt: { type: "string" },
-        "remap-ids": { type: "boolean" },
-        "keep-personal-data": { type: "boolean" },
-        plan: { type: "boolean" },
-        help: { type: "boolean", short: "h" },
-      },
-    }));
+    ({ values } = parseArgs({ args: argv, strict: true, allowPositionals: false, options: IMPORT_OPTIONS }));
   } catch (error) {
-    throw new ImportUsageError((error as Error).message);
+    throw new ImportUsageError((withSuggestion(error, Object.keys(IMPORT_OPTIONS)) as Error).message);
   }
   if (values.help) return "help";
   const apiKey = values["api-key"] ?? env[KEY_VAR];

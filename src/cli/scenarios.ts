@@ -10,6 +10,7 @@ import { parseArgs } from "node:util";
 import { loadScenarioFile, ScenarioError } from "../scenarios/load.js";
 import type { Scenario } from "../scenarios/schema.js";
 import { createControlClient, SimulatorError } from "../simulator/control-client.js";
+import { withSuggestion } from "./did-you-mean.js";
 
 /** The variable the GitHub Action exports, so a job's later steps need no --url. */
 const URL_VAR = "LOYALTY_SIM_URL";
@@ -35,15 +36,17 @@ export interface ScenariosIo {
 
 class UsageError extends Error {}
 
+const ADD_OPTIONS = { url: { type: "string" }, "api-key": { type: "string" }, help: { type: "boolean", short: "h" } } as const;
+
 function parse(argv: string[], env: Record<string, string | undefined>) {
   const [sub, ...rest] = argv;
   if (sub === undefined || sub === "--help" || sub === "-h") return "help" as const;
   if (sub !== "add") throw new UsageError(`unknown command ${JSON.stringify(sub)}: the one command is "scenarios add"`);
   let parsed;
   try {
-    parsed = parseArgs({ args: rest, strict: true, allowPositionals: true, options: { url: { type: "string" }, "api-key": { type: "string" }, help: { type: "boolean", short: "h" } } });
+    parsed = parseArgs({ args: rest, strict: true, allowPositionals: true, options: ADD_OPTIONS });
   } catch (error) {
-    throw new UsageError((error as Error).message);
+    throw new UsageError((withSuggestion(error, Object.keys(ADD_OPTIONS)) as Error).message);
   }
   const { values, positionals: files } = parsed;
   if (values.help) return "help" as const;

@@ -5,7 +5,7 @@
  */
 import { z } from "zod";
 import { API_BASE } from "../http/base.js";
-import { fieldPath } from "../zod-issues.js";
+import { optionLines } from "../zod-issues.js";
 
 /** A wrong usage: a bad or missing option. Exit code 2. */
 export class ImportUsageError extends Error {
@@ -82,11 +82,5 @@ export type CheckedImportOptions = z.output<typeof ImportOptionsSchema>;
 export function parseImportOptions(options: ImportOptions): CheckedImportOptions {
   const result = ImportOptionsSchema.safeParse(options);
   if (result.success) return result.data;
-  const lines = result.error.issues.map((issue) => {
-    const [top, ...rest] = issue.path;
-    const flag = typeof top === "string" ? (FLAGS[top] ?? top) : "options";
-    const message = issue.code === "unrecognized_keys" ? `unknown option ${issue.keys.join(", ")}` : issue.message;
-    return `${flag}${rest.length > 0 ? ` ${fieldPath(rest)}` : ""}: ${message}`;
-  });
-  throw new ImportUsageError(lines.join("\n"));
+  throw new ImportUsageError(optionLines(result.error.issues, FLAGS));
 }

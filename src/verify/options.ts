@@ -6,7 +6,7 @@
 import { z } from "@hono/zod-openapi";
 import { API_BASE } from "../http/base.js";
 import { RECORD_ID } from "../engine/pagination.js";
-import { fieldPath } from "../zod-issues.js";
+import { optionLines } from "../zod-issues.js";
 
 /** A wrong usage: a bad option, or a waiver file that does not read. Exit code 2. */
 export class VerifyUsageError extends Error {
@@ -80,11 +80,5 @@ export type CheckedOptions = z.output<typeof VerifyOptionsSchema>;
 export function parseVerifyOptions(options: VerifyOptions): CheckedOptions {
   const result = VerifyOptionsSchema.safeParse(options);
   if (result.success) return result.data;
-  const lines = result.error.issues.map((issue) => {
-    const [top, ...rest] = issue.path;
-    const flag = typeof top === "string" ? (FLAGS[top] ?? top) : "options";
-    const message = issue.code === "unrecognized_keys" ? `unknown option ${issue.keys.join(", ")}` : issue.message;
-    return `${flag}${rest.length > 0 ? ` ${fieldPath(rest)}` : ""}: ${message}`;
-  });
-  throw new VerifyUsageError(lines.join("\n"));
+  throw new VerifyUsageError(optionLines(result.error.issues, FLAGS));
 }

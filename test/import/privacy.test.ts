@@ -116,7 +116,7 @@ describe("issue 30: import's errors", () => {
     [["--activities", "0"], "--activities: must be at least 1\n"],
     [["--from", "https://user:pw@loyalty.example"], "--from: holds credentials: give them in --api-key and --api-secret, never in the URL\n"],
     [["--from", "ftp://loyalty.example"], "--from: give the service's origin (scheme, host and port), such as https://stamp.appydesign.io, or its API base (.../rest_api/v1)\n"],
-    [["--frm", "x"], "Unknown option '--frm'\n"],
+    [["--frm", "x"], "Unknown option '--frm': did you mean --from?\n"],
   ])("refuses %j: exit 2", async (args, problem) => {
     let err = "";
     const code = await runImportCli(["--from", "https://loyalty.example", "--out", join(dir, "never.json"), "--api-key", KEY, "--api-secret", SECRET, ...args], {}, { out: () => {}, err: (t) => (err += t), progress: () => {} });

@@ -46,3 +46,26 @@ describe("issue 31: the CLI's messages for a mistyped flag and a value that is n
     expect(run.kind === "run" && [run.config.port, run.config.seed, run.config.customers]).toEqual([0, 3, 12]);
   });
 });
+
+describe("issue 31: every command of its own suggests the flag meant", () => {
+  it.each([
+    ["coverage", ["--formt", "json"], "loyalty-sim coverage: Unknown option '--formt': did you mean --format?"],
+    ["import", ["--salf", "x"], "loyalty-sim import: Unknown option '--salf': did you mean --salt?"],
+    ["scenarios", ["add", "--api-kye", "k", "a.json"], "loyalty-sim scenarios: Unknown option '--api-kye': did you mean --api-key?"],
+    ["verify", ["--targte", "self"], "loyalty-sim verify: Unknown option '--targte': did you mean --target?"],
+  ])("%s %j", async (command, argv, line) => {
+    const { runCoverageCli } = await import("../../src/cli/coverage.js");
+    const { runImportCli } = await import("../../src/cli/import.js");
+    const { runScenariosCli } = await import("../../src/cli/scenarios.js");
+    const { runVerifyCli } = await import("../../src/cli/verify.js");
+    let err = "";
+    const io = { out: () => undefined, err: (text: string) => void (err += text), progress: () => undefined };
+    const runs: Record<string, () => Promise<number>> = {
+      coverage: () => runCoverageCli(argv, io),
+      import: () => runImportCli(argv, {}, io),
+      scenarios: () => runScenariosCli(argv, {}, io),
+      verify: () => runVerifyCli(argv, {}, io),
+    };
+    expect([await runs[command]!(), err.split("\n")[0]]).toEqual([2, line]);
+  });
+});
