@@ -78,7 +78,7 @@ describe("examples/vitest-app against the packed package", { timeout: 120_000 },
   });
 
   it("every TypeScript snippet of the README and docs/ compiles in it", () => {
-    expect([snippets.length, skipped]).toEqual([12, 0]);
+    expect([snippets.length, skipped]).toEqual([13, 0]);
     expect(snippets.map((s) => s.file).filter((f) => !/-L\d+\.ts$/.test(f))).toEqual(["vitest.global-setup.ts", "test/file-shop.ts", "test/expiry.test.ts"]);
     expect(snippetDiagnostics(snippetsTsc, "snippets", snippets)).toEqual([]);
     expect(snippetsTsc).toBe("");
