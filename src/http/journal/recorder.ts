@@ -65,7 +65,7 @@ export class RequestRecorder {
     if (bodyLeftToRead(exchange)) {
       // As the body limit reads it; a body that fails to arrive is kept as "" (`#requestText`).
       const way = bodyToRead(exchange, this.maxBodyBytes);
-      if (way === "declared") await readDeclaredBody(exchange).catch(() => undefined);
+      if (way === "declared") await readDeclaredBody(exchange)?.catch(() => undefined);
       if (way === "stream") await readStreamWithin(exchange, this.maxBodyBytes).catch(() => undefined);
       record.requestText = this.#requestText(exchange, record);
     }
