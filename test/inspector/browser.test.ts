@@ -4,32 +4,17 @@
  * answer names the balance and the price, and the pages make no request off their origin and log
  * no error. One browser for the file.
  */
-import type { Browser, Page } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, it, type TestContext } from "vitest";
-import { BROWSER_START_MS, launchBrowser } from "../support/browser.js";
-import { ensureBuilt, killAll, startCli, stopCli, type StartedCli } from "../support/cli.js";
+import type { Page } from "playwright-core";
+import { describe, expect, it, type TestContext } from "vitest";
+import { AUTH, inspectorSession } from "../support/inspector-session.js";
 
-const HOST = process.platform === "linux" ? "127.0.0.2" : "127.0.0.1";
-const AUTH = { "X-Api-Key": "sim_key", "X-Api-Secret": "sim_secret", "Content-Type": "application/json" };
-
-let browser: Browser | undefined;
-let cli: StartedCli | undefined;
-
-beforeAll(() => ensureBuilt(), 120_000);
-beforeAll(async () => {
-  [browser, cli] = await Promise.all([launchBrowser(), startCli(["--port", "0", "--host", HOST, "--customers", "0", "--quiet"])]);
-}, BROWSER_START_MS);
-afterAll(async () => {
-  await browser?.close();
-  if (cli) await stopCli(cli);
-  await killAll();
-});
+const session = inspectorSession();
 
 /** A page that records every request it makes and every error it logs. */
 async function open(ctx: TestContext, path: string) {
   // Pages are not closed one by one: the packaged Chromium runs as one process, and closing a
   // page's context before opening the next one crashes it. The browser closes them all at the end.
-  const page = await browser!.newPage();
+  const page = await session.browser.newPage();
   ctx.onTestFinished(() => page.goto("about:blank").then(() => undefined));
   page.setDefaultTimeout(15_000);
   const requests: string[] = [];
@@ -39,13 +24,13 @@ async function open(ctx: TestContext, path: string) {
   page.on("console", (m) => {
     if (m.type() === "error" || m.type() === "warning") errors.push(m.text());
   });
-  const res = await page.goto(`${cli!.origin}${path}`);
+  const res = await page.goto(`${session.cli.origin}${path}`);
   expect(res?.status()).toBe(200);
   return { page, requests, errors };
 }
 
 const api = (method: string, path: string, body?: object) =>
-  fetch(`${cli!.origin}${path}`, { method, headers: AUTH, ...(body && { body: JSON.stringify(body) }) });
+  fetch(`${session.cli.origin}${path}`, { method, headers: AUTH, ...(body && { body: JSON.stringify(body) }) });
 
 const rowIds = (page: Page) => page.locator("#rows tr").evaluateAll((rows) => rows.map((r) => Number(r.getAttribute("data-id"))));
 
@@ -81,15 +66,15 @@ describe("the inspector in Chromium", () => {
     await expect(rowIds(page)).resolves.toEqual([4, 2]);
 
     await page.locator('#rows tr[data-id="2"] a[href="/__sim/ui/requests/2"]').click();
-    await page.waitForURL(`${cli!.origin}/__sim/ui/requests/2`);
+    await page.waitForURL(`${session.cli.origin}/__sim/ui/requests/2`);
     const why = page.locator("#why");
     await expect(why.locator(".why-summary").innerText()).resolves.toBe("422: the handler refused with INSUFFICIENT_STAMPS (balance 7, price 10)");
     await expect(why.innerText()).resolves.toContain("customer 5550001 has a balance of 7 stamps; the price is 10 (reward 103)");
-    await expect(page.locator("#curl").innerText()).resolves.toContain(`curl -X POST '${cli!.origin}/rest_api/v1/customers/5550001/redemptions'`);
+    await expect(page.locator("#curl").innerText()).resolves.toContain(`curl -X POST '${session.cli.origin}/rest_api/v1/customers/5550001/redemptions'`);
 
     expect(errors).toEqual([]);
-    expect(requests.filter((url) => new URL(url).origin !== cli!.origin)).toEqual([]);
-    expect(requests).toEqual(expect.arrayContaining([`${cli!.origin}/__sim/ui/assets/htmx.min.js`, `${cli!.origin}/__sim/ui/assets/inspector.js`, `${cli!.origin}/__sim/events`]));
+    expect(requests.filter((url) => new URL(url).origin !== session.cli.origin)).toEqual([]);
+    expect(requests).toEqual(expect.arrayContaining([`${session.cli.origin}/__sim/ui/assets/htmx.min.js`, `${session.cli.origin}/__sim/ui/assets/inspector.js`, `${session.cli.origin}/__sim/events`]));
   });
 
   it("shows an invalid YAML scenario's field error inline, the clock page follows an advance, and a reset empties the Requests page", { timeout: 60_000 }, async (ctx) => {
@@ -105,7 +90,7 @@ describe("the inspector in Chromium", () => {
     await page.locator('#scenarios tr[data-scenario="error-insufficient-stamps"]').waitFor();
 
     await page.getByRole("link", { name: "Clock" }).click();
-    await page.waitForURL(`${cli!.origin}/__sim/ui/clock`);
+    await page.waitForURL(`${session.cli.origin}/__sim/ui/clock`);
     const now = Date.parse(await page.locator("#now").innerText());
     await page.getByRole("button", { name: "+30d" }).click();
     await waitForNow(page, now + 30 * 86_400_000);
@@ -116,12 +101,12 @@ describe("the inspector in Chromium", () => {
 
     // A reset (from a test's afterEach, say) empties the open Requests page.
     await page.getByRole("link", { name: "Requests" }).click();
-    await page.waitForURL(`${cli!.origin}/__sim/ui/requests`);
+    await page.waitForURL(`${session.cli.origin}/__sim/ui/requests`);
     await expect.poll(() => rowIds(page)).not.toEqual([]);
     expect((await api("POST", "/__sim/reset")).status).toBe(200);
     await expect.poll(() => rowIds(page), { timeout: 15_000 }).toEqual([]);
 
     expect(errors).toEqual([]);
-    expect(requests.filter((url) => new URL(url).origin !== cli!.origin)).toEqual([]);
+    expect(requests.filter((url) => new URL(url).origin !== session.cli.origin)).toEqual([]);
   });
 });

@@ -3,29 +3,13 @@
  * grid's cells tested, tested only when forced and untested, and a cell's link to the journal's
  * requests that ended so.
  */
-import type { Browser } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { BROWSER_START_MS, launchBrowser } from "../support/browser.js";
-import { ensureBuilt, killAll, startCli, stopCli, type StartedCli } from "../support/cli.js";
+import { describe, expect, it } from "vitest";
+import { AUTH, inspectorSession } from "../support/inspector-session.js";
 
-const HOST = process.platform === "linux" ? "127.0.0.2" : "127.0.0.1";
-const AUTH = { "X-Api-Key": "sim_key", "X-Api-Secret": "sim_secret", "Content-Type": "application/json" };
-
-let browser: Browser | undefined;
-let cli: StartedCli | undefined;
-
-beforeAll(() => ensureBuilt(), 120_000);
-beforeAll(async () => {
-  [browser, cli] = await Promise.all([launchBrowser(), startCli(["--port", "0", "--host", HOST, "--customers", "0", "--quiet"])]);
-}, BROWSER_START_MS);
-afterAll(async () => {
-  await browser?.close();
-  if (cli) await stopCli(cli);
-  await killAll();
-});
+const session = inspectorSession();
 
 const api = (method: string, path: string, body?: object, headers: Record<string, string> = {}) =>
-  fetch(`${cli!.origin}${path}`, { method, headers: { ...AUTH, ...headers }, ...(body && { body: JSON.stringify(body) }) });
+  fetch(`${session.cli.origin}${path}`, { method, headers: { ...AUTH, ...headers }, ...(body && { body: JSON.stringify(body) }) });
 
 describe("issue 29: the Coverage page in Chromium", () => {
   it("shows the duplicate write, the grid by state, and links a cell to its requests", { timeout: 60_000 }, async () => {
@@ -37,13 +21,13 @@ describe("issue 29: the Coverage page in Chromium", () => {
     await expect(api("POST", "/rest_api/v1/customers/5550002/stamps/award", { stamps: 2 }, { "X-Request-Id": "try-1" })).rejects.toThrow("fetch failed");
     expect((await api("POST", "/rest_api/v1/customers/5550002/stamps/award", { stamps: 2 }, { "X-Request-Id": "try-2" })).status).toBe(200);
 
-    const page = await browser!.newPage();
+    const page = await session.browser.newPage();
     page.setDefaultTimeout(15_000);
     const requests: string[] = [];
     const errors: string[] = [];
     page.on("request", (r) => requests.push(r.url()));
     page.on("pageerror", (e) => errors.push(e.message));
-    expect((await page.goto(`${cli!.origin}/__sim/ui/coverage`))?.status()).toBe(200);
+    expect((await page.goto(`${session.cli.origin}/__sim/ui/coverage`))?.status()).toBe(200);
 
     const duplicates = page.locator(".duplicates tbody tr");
     await expect(duplicates.count()).resolves.toBe(1);
@@ -65,6 +49,6 @@ describe("issue 29: the Coverage page in Chromium", () => {
     await expect(rows.first().innerText()).resolves.toMatch(/GET\s+getCustomer\s+\/rest_api\/v1\/customers\/nobody\s+404\s+CUSTOMER_NOT_FOUND/);
 
     expect(errors).toEqual([]);
-    expect(requests.filter((url) => new URL(url).origin !== cli!.origin)).toEqual([]);
+    expect(requests.filter((url) => new URL(url).origin !== session.cli.origin)).toEqual([]);
   });
 });

@@ -5,41 +5,27 @@
  * gives the engine's reason, the copied rule catches the GraphQL field and not its REST twin, and
  * no page scrolls sideways.
  */
-import type { Browser, Page } from "playwright-core";
+import type { Page } from "playwright-core";
 import { parse } from "yaml";
-import { afterAll, beforeAll, describe, expect, it, type TestContext } from "vitest";
-import { BROWSER_START_MS, launchBrowser } from "../support/browser.js";
-import { ensureBuilt, killAll, startCli, stopCli, type StartedCli } from "../support/cli.js";
+import { describe, expect, it, type TestContext } from "vitest";
+import { AUTH, inspectorSession } from "../support/inspector-session.js";
 
-const HOST = process.platform === "linux" ? "127.0.0.2" : "127.0.0.1";
-const AUTH = { "X-Api-Key": "sim_key", "X-Api-Secret": "sim_secret", "Content-Type": "application/json" };
 const REDEEM = 'mutation Redeem { redeemReward(customerId: "5550001", rewardProductId: "103") { code } }';
 const PARTIAL = 'query Both { shop { currency } customer(id: "999") { id } }';
 
-let browser: Browser | undefined;
-let cli: StartedCli | undefined;
-
-beforeAll(() => ensureBuilt(), 120_000);
-beforeAll(async () => {
-  [browser, cli] = await Promise.all([launchBrowser(), startCli(["--port", "0", "--host", HOST, "--customers", "0", "--quiet"])]);
-}, BROWSER_START_MS);
-afterAll(async () => {
-  await browser?.close();
-  if (cli) await stopCli(cli);
-  await killAll();
-});
+const session = inspectorSession();
 
 const api = (method: string, path: string, body?: object | string) =>
-  fetch(`${cli!.origin}${path}`, { method, headers: AUTH, ...(body !== undefined && { body: typeof body === "string" ? body : JSON.stringify(body) }) });
+  fetch(`${session.cli.origin}${path}`, { method, headers: AUTH, ...(body !== undefined && { body: typeof body === "string" ? body : JSON.stringify(body) }) });
 const graphql = (query: string) => api("POST", "/graphql", { query });
 
 async function open(ctx: TestContext, path: string) {
-  const page = await browser!.newPage({ viewport: { width: 1280, height: 800 } });
+  const page = await session.browser.newPage({ viewport: { width: 1280, height: 800 } });
   ctx.onTestFinished(() => page.goto("about:blank").then(() => undefined));
   page.setDefaultTimeout(15_000);
   const errors: string[] = [];
   page.on("pageerror", (e) => errors.push(e.message));
-  const res = await page.goto(`${cli!.origin}${path}`);
+  const res = await page.goto(`${session.cli.origin}${path}`);
   expect(res?.status()).toBe(200);
   return { page, errors };
 }
@@ -63,7 +49,7 @@ describe("GraphQL in the inspector, at 1280 px", () => {
     await expect(overflow(page)).resolves.toBe(0);
 
     await page.getByRole("link", { name: "Errors" }).click();
-    await page.waitForURL(`${cli!.origin}/__sim/ui/errors`);
+    await page.waitForURL(`${session.cli.origin}/__sim/ui/errors`);
     const cells = async (row: number) => (await page.locator("table.errors tr").nth(row).locator("th, td").allInnerTexts()).map((t) => t.trim());
     const table = [await cells(0), await cells(1), await cells(2)];
     await expect(page.locator("table.errors tr").count()).resolves.toBe(3);
@@ -74,7 +60,7 @@ describe("GraphQL in the inspector, at 1280 px", () => {
     ]);
     await expect(overflow(page)).resolves.toBe(0);
 
-    await page.goto(`${cli!.origin}/__sim/ui/requests/1`);
+    await page.goto(`${session.cli.origin}/__sim/ui/requests/1`);
     const why = page.locator("#why");
     await expect(why.locator(".why-summary").innerText()).resolves.toBe("200: GraphQL field redeemReward refused with INSUFFICIENT_STAMPS (balance 7, price 10)");
     await expect(why.innerText()).resolves.toContain("customer 5550001 has a balance of 7 stamps; the price is 10 (reward 103)");
@@ -85,7 +71,7 @@ describe("GraphQL in the inspector, at 1280 px", () => {
     ]);
     await expect(overflow(page)).resolves.toBe(0);
 
-    await page.goto(`${cli!.origin}/__sim/ui/requests/2`);
+    await page.goto(`${session.cli.origin}/__sim/ui/requests/2`);
     await expect(why.locator(".why-summary").innerText()).resolves.toBe("200: GraphQL field customer refused with CUSTOMER_NOT_FOUND (partial: other fields answered)");
     await expect(overflow(page)).resolves.toBe(0);
 
