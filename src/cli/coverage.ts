@@ -5,11 +5,10 @@
  * @module
  */
 import { writeFileSync } from "node:fs";
-import { parseArgs } from "node:util";
 import { COVERAGE_FORMATS, coverageFailures, formatCoverage, textCoverage, type CoverageFormat } from "../coverage/formats.js";
 import type { CoverageReport } from "../coverage/report.js";
 import { createControlClient } from "../simulator/control-client.js";
-import { withSuggestion } from "./did-you-mean.js";
+import { parseFlags } from "./did-you-mean.js";
 
 export const COVERAGE_HELP = `loyalty-sim coverage: which outcomes of each operation an app's tests met, and its duplicate writes
 
@@ -55,12 +54,7 @@ const COVERAGE_OPTIONS = {
 } as const;
 
 function parseCoverageCli(argv: string[]): CoverageCliOptions | "help" {
-  let values;
-  try {
-    ({ values } = parseArgs({ args: argv, strict: true, allowPositionals: false, options: COVERAGE_OPTIONS }));
-  } catch (error) {
-    throw new UsageError((withSuggestion(error, Object.keys(COVERAGE_OPTIONS)) as Error).message);
-  }
+  const { values } = parseFlags(argv, COVERAGE_OPTIONS, (message) => new UsageError(message));
   if (values.help) return "help";
   if (values.url === undefined) throw new UsageError("--url is required: the simulator's origin, e.g. --url http://127.0.0.1:4747");
   const format = values.format ?? "text";

@@ -3,6 +3,9 @@
  * distance, when it is near enough to be a typo rather than another word.
  * @module
  */
+import { parseArgs, type ParseArgsConfig } from "node:util";
+
+type Flags = NonNullable<ParseArgsConfig["options"]>;
 
 /** Edits (insert, delete, replace, swap of neighbours) from `a` to `b`. */
 function distance(a: string, b: string): number {
@@ -38,4 +41,21 @@ export function withSuggestion(error: unknown, known: readonly string[]): unknow
   const meant = flag === undefined ? undefined : nearestFlag(flag, known);
   if (meant === undefined) return error;
   return Object.assign(new TypeError(`Unknown option '${flag}': did you mean ${meant}?`), { code: "ERR_PARSE_ARGS_UNKNOWN_OPTION" });
+}
+
+/**
+ * parseArgs, strict, over `options`; an unknown flag (with the flag meant, when one is near) or a
+ * flag without its value is thrown as `usage(message)`, the command's own usage error.
+ */
+export function parseFlags<O extends Flags, P extends boolean = false>(
+  args: string[],
+  options: O,
+  usage: (message: string) => Error,
+  allowPositionals = false as P,
+): ReturnType<typeof parseArgs<{ args: string[]; options: O; strict: true; allowPositionals: P }>> {
+  try {
+    return parseArgs<{ args: string[]; options: O; strict: true; allowPositionals: P }>({ args, options, strict: true, allowPositionals });
+  } catch (error) {
+    throw usage((withSuggestion(error, Object.keys(options)) as Error).message);
+  }
 }

@@ -4,9 +4,8 @@
  * 1 the source failed or the file would not load or would leak (nothing written), 2 wrong usage.
  * @module
  */
-import { parseArgs } from "node:util";
 import { ImportError, ImportUsageError, KEY_VAR, LeakError, runImport, SALT_VAR, SECRET_VAR, SourceError, type ImportOptions } from "../import/index.js";
-import { withSuggestion } from "./did-you-mean.js";
+import { parseFlags } from "./did-you-mean.js";
 
 export const IMPORT_HELP = `loyalty-sim import: copy a shop's program and customers from production's REST API into a fixture
 
@@ -54,12 +53,7 @@ const IMPORT_OPTIONS = {
 
 /** The options of the command line; a usage error for an unknown flag. */
 export function parseImportCli(argv: string[], env: Record<string, string | undefined>): ImportOptions | "help" {
-  let values;
-  try {
-    ({ values } = parseArgs({ args: argv, strict: true, allowPositionals: false, options: IMPORT_OPTIONS }));
-  } catch (error) {
-    throw new ImportUsageError((withSuggestion(error, Object.keys(IMPORT_OPTIONS)) as Error).message);
-  }
+  const { values } = parseFlags(argv, IMPORT_OPTIONS, (message) => new ImportUsageError(message));
   if (values.help) return "help";
   const apiKey = values["api-key"] ?? env[KEY_VAR];
   const apiSecret = values["api-secret"] ?? env[SECRET_VAR];

@@ -6,11 +6,10 @@
  * (those before it stay added), 2 wrong usage or a bad file.
  * @module
  */
-import { parseArgs } from "node:util";
 import { loadScenarioFile, ScenarioError } from "../scenarios/load.js";
 import type { Scenario } from "../scenarios/schema.js";
 import { createControlClient, SimulatorError } from "../simulator/control-client.js";
-import { withSuggestion } from "./did-you-mean.js";
+import { parseFlags } from "./did-you-mean.js";
 
 /** The variable the GitHub Action exports, so a job's later steps need no --url. */
 const URL_VAR = "LOYALTY_SIM_URL";
@@ -42,13 +41,7 @@ function parse(argv: string[], env: Record<string, string | undefined>) {
   const [sub, ...rest] = argv;
   if (sub === undefined || sub === "--help" || sub === "-h") return "help" as const;
   if (sub !== "add") throw new UsageError(`unknown command ${JSON.stringify(sub)}: the one command is "scenarios add"`);
-  let parsed;
-  try {
-    parsed = parseArgs({ args: rest, strict: true, allowPositionals: true, options: ADD_OPTIONS });
-  } catch (error) {
-    throw new UsageError((withSuggestion(error, Object.keys(ADD_OPTIONS)) as Error).message);
-  }
-  const { values, positionals: files } = parsed;
+  const { values, positionals: files } = parseFlags(rest, ADD_OPTIONS, (message) => new UsageError(message), true);
   if (values.help) return "help" as const;
   const url = values.url ?? env[URL_VAR];
   if (!url) throw new UsageError(`--url is missing: the simulator's origin, such as http://127.0.0.1:4747 (or set ${URL_VAR})`);

@@ -4,8 +4,7 @@
  * was wrong or the target could not be reached.
  * @module
  */
-import { parseArgs } from "node:util";
-import { withSuggestion } from "./did-you-mean.js";
+import { parseFlags } from "./did-you-mean.js";
 import { exitCodeOf, redact, REPORT_FORMATS, TargetError, textReport, verify, VerifyUsageError, type VerifyOptions } from "../verify/index.js";
 
 const KEY_VAR = "LOYALTY_SIM_VERIFY_API_KEY";
@@ -49,12 +48,7 @@ const VERIFY_OPTIONS = {
 
 /** The options of the command line; a usage error for an unknown flag or a report without its format. */
 export function parseVerifyCli(argv: string[], env: Record<string, string | undefined>): VerifyOptions | "help" {
-  let values;
-  try {
-    ({ values } = parseArgs({ args: argv, strict: true, allowPositionals: false, options: VERIFY_OPTIONS }));
-  } catch (error) {
-    throw new VerifyUsageError((withSuggestion(error, Object.keys(VERIFY_OPTIONS)) as Error).message);
-  }
+  const { values } = parseFlags(argv, VERIFY_OPTIONS, (message) => new VerifyUsageError(message));
   if (values.help) return "help";
   const reports = (values.report ?? []).map((spec) => {
     const at = spec.indexOf(":");
