@@ -1,5 +1,6 @@
 import { availableParallelism } from "node:os";
 import { defineConfig } from "vitest/config";
+import { TEST_MS } from "./test/support/patience.js";
 
 export default defineConfig({
   // Node loads "graphql" as its CommonJS main, as graphql-jit's own imports of it do; vite would
@@ -9,9 +10,10 @@ export default defineConfig({
     // The npm package is packed once a run, by the first test file that installs it.
     globalSetup: ["./test/support/pack-setup.ts"],
     reporters: ["default", "./test/support/summary-reporter.ts"],
-    // Shared 2-core machines: real-port and browser tests get room, unit tests stay fast anyway.
-    testTimeout: 20_000,
-    hookTimeout: 60_000,
+    // A safety net for a hang, never a speed check: a busy 2-core runner is many times slower
+    // than a quiet one, and each wait inside a test follows its own event (test/support/patience.ts).
+    testTimeout: TEST_MS,
+    hookTimeout: TEST_MS,
     // One worker per core, not vitest's cores - 1: many files mostly wait on child processes and
     // sockets, and on 2 cores the default ran every file one after another (155 s -> 105 s).
     maxWorkers: availableParallelism(),

@@ -20,7 +20,7 @@ const file = (name: string, text: string) => {
 const names = async (apiKey?: string) =>
   ((await (await fetch(`${cli.origin}/__sim/scenarios`, { headers: apiKey ? { "X-Api-Key": apiKey } : {} })).json()) as { scenarios: { name: string; owner: string }[] }).scenarios.filter((s) => s.owner === "this shop").map((s) => s.name);
 
-beforeAll(() => ensureBuilt(), 120_000);
+beforeAll(() => ensureBuilt());
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), "loyalty-sim-scenarios-add-"));
   cli = await startCli(["--port", "0", "--customers", "3", "--quiet", "--max-scenario-rules", "2"]);

@@ -153,7 +153,7 @@ beforeAll(async () => {
   tmp = mkdtempSync(join(tmpdir(), "loyalty-sim-docker-"));
   for (const stage of dockerfile) await replay(stage);
   app = join(rootOf(runtime.name), "app");
-}, 150_000);
+});
 
 afterAll(async () => {
   await killAll();
@@ -208,7 +208,7 @@ describe("Dockerfile", () => {
   });
 });
 
-describe("the image's command, replayed", { timeout: 30_000 }, () => {
+describe("the image's command, replayed", () => {
   it("serves the env-configured shop with mounted files, answers its healthcheck, and flushes /data on SIGTERM", async () => {
     const root = rootOf(runtime.name);
     const fixture = JSON.parse(readFileSync(join(app, "fixtures/default.json"), "utf8")) as { access: { apiKey: string; apiSecret: string } };

@@ -3,9 +3,10 @@ import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
 import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { BROWSER_START_MS, launchBrowser } from "./support/browser.js";
+import { launchBrowser } from "./support/browser.js";
 import { ensureBuilt, killAll, startCli, stopCli } from "./support/cli.js";
 import { createTestSim } from "./support/sim.js";
+import { HANG_MS } from "./support/patience.js";
 
 const committed = JSON.parse(readFileSync(new URL("../openapi/openapi.json", import.meta.url), "utf8"));
 const swaggerDir = dirname(createRequire(import.meta.url).resolve("swagger-ui-dist/package.json"));
@@ -81,10 +82,10 @@ const HOST = process.platform === "linux" ? "127.0.0.2" : "127.0.0.1";
 
 describe("/doc in a real browser (Chromium)", () => {
   let browser: Browser | undefined;
-  beforeAll(() => ensureBuilt(), 120_000);
+  beforeAll(() => ensureBuilt());
   beforeAll(async () => {
     browser = await launchBrowser();
-  }, BROWSER_START_MS);
+  });
   afterAll(async () => {
     await browser?.close();
     await killAll();
@@ -92,12 +93,12 @@ describe("/doc in a real browser (Chromium)", () => {
 
   // Generous bounds, only to fail instead of hanging: on a shared 2-core machine Swagger UI's
   // bundle alone can take seconds to parse.
-  it("renders offline, authorizes with both headers and runs GET /shop from the page", { timeout: 90_000 }, async (ctx) => {
+  it("renders offline, authorizes with both headers and runs GET /shop from the page", async (ctx) => {
     const cli = await startCli(["--port", "0", "--host", HOST]);
     ctx.onTestFinished(() => stopCli(cli));
     const page = await browser!.newPage();
     ctx.onTestFinished(() => page.close());
-    page.setDefaultTimeout(30_000);
+    page.setDefaultTimeout(HANG_MS);
     const requests: string[] = [];
     const errors: string[] = [];
     page.on("request", (r) => requests.push(r.url()));

@@ -11,6 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ROOT } from "./support/cli.js";
 import { cleanEnv, npm, packedTarball, run } from "./support/pack.js";
 import { docPages, docSnippets, snippetDiagnostics, type Snippet } from "./support/doc-snippets.js";
+import { HANG_MS } from "./support/patience.js";
 
 const EXAMPLE = join(ROOT, "examples/vitest-app");
 type Manifest = { dependencies?: Record<string, string>; devDependencies?: Record<string, string> };
@@ -50,12 +51,12 @@ beforeAll(async () => {
   // The snippets on their own, as a reader copies them: the example's declarations do not help them.
   writeFileSync(join(app, "tsconfig.snippets.json"), JSON.stringify({ extends: "./tsconfig.json", include: ["snippets"] }));
   [exampleTsc, snippetsTsc] = await Promise.all([tsc("tsconfig.json"), tsc("tsconfig.snippets.json")]);
-}, 240_000);
+});
 
 /** tsc's diagnostics of a project of the app, one a line, paths relative to the app. */
 async function tsc(project: string): Promise<string> {
   const args = ["node_modules/typescript/bin/tsc", "-p", project, "--noEmit", "--pretty", "false"];
-  const result = await run(process.execPath, args, { cwd: app, env: cleanEnv(), timeout: 120_000 }).catch((e: { stdout?: string; stderr?: string }) => ({
+  const result = await run(process.execPath, args, { cwd: app, env: cleanEnv(), timeout: HANG_MS }).catch((e: { stdout?: string; stderr?: string }) => ({
     stdout: `${e.stdout ?? ""}${e.stderr ?? ""}`,
   }));
   return result.stdout;
@@ -65,7 +66,7 @@ afterAll(() => {
   if (tmp) rmSync(tmp, { recursive: true, force: true });
 });
 
-describe("examples/vitest-app against the packed package", { timeout: 120_000 }, () => {
+describe("examples/vitest-app against the packed package", () => {
   it("declares the versions of its other dependencies that this repository has", () => {
     expect(linked.map(([name]) => name).sort()).toEqual(["@types/node", "axios", "typescript", "vitest"]);
     for (const [name, range] of linked) expect(range, name).toBe(ours.dependencies?.[name] ?? ours.devDependencies?.[name]);
@@ -86,7 +87,7 @@ describe("examples/vitest-app against the packed package", { timeout: 120_000 },
 
   it("passes its own vitest suite: every file, every test", async () => {
     const report = join(tmp, "report.json");
-    const ran = await run(process.execPath, ["node_modules/vitest/vitest.mjs", "run", "--reporter=json", `--outputFile=${report}`], { cwd: app, env: cleanEnv(), timeout: 120_000 }).then(
+    const ran = await run(process.execPath, ["node_modules/vitest/vitest.mjs", "run", "--reporter=json", `--outputFile=${report}`], { cwd: app, env: cleanEnv(), timeout: HANG_MS }).then(
       (done) => ({ ok: true, output: `${done.stdout}${done.stderr}` }),
       (e: { stdout?: string; stderr?: string }) => ({ ok: false, output: `${e.stdout ?? ""}${e.stderr ?? ""}` }),
     );

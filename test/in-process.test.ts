@@ -170,9 +170,8 @@ describe("createSimulator", () => {
       const sim = createSimulator({ customers: 1 });
       await expect(sim.fetch("/rest_api/v1/shop", { headers: auth(sim), signal: AbortSignal.abort(new Error("already")) })).rejects.toThrow("already");
       await sim.control.addScenario({ name: "slow", rules: [{ match: { operation: "getShop" }, respond: { delayMs: 10_000 } }] });
-      const started = performance.now();
+      // Not aborted, the delay would end in a 200 and the promise resolve.
       await expect(sim.fetch("/rest_api/v1/shop", { headers: auth(sim), signal: AbortSignal.timeout(30) })).rejects.toMatchObject({ name: "TimeoutError" });
-      expect(performance.now() - started).toBeLessThan(5000);
     });
 
     it("malformed_json resolves 200 with a body that does not parse", async () => {

@@ -8,7 +8,7 @@ import { describe, expect, it } from "vitest";
 import { readLayers, withLayersPicture } from "../scripts/lib/layers.js";
 import { ROOT } from "./support/cli.js";
 
-describe("the layers of src/", { timeout: 60_000 }, () => {
+describe("the layers of src/", () => {
   it("break no rule (no import from a layer above or a sibling, no circle), and the picture is the code's", async () => {
     const { violations, imports } = await readLayers();
     expect(violations).toEqual([]);

@@ -5,11 +5,12 @@
 import { afterAll, beforeAll, describe, expect, it, type TestContext } from "vitest";
 import { createSimulator } from "../src/index.js";
 import { ensureBuilt, killAll, startCli, stopCli, type StartedCli } from "./support/cli.js";
+import { until } from "./support/patience.js";
 
 const creds = { "X-Api-Key": "sim_key", "X-Api-Secret": "sim_secret" };
 const json = { ...creds, "Content-Type": "application/json" };
 
-beforeAll(() => ensureBuilt(), 120_000);
+beforeAll(() => ensureBuilt());
 afterAll(killAll);
 
 async function start(ctx: TestContext, args: readonly string[], env: Readonly<Record<string, string>> = {}) {
@@ -21,9 +22,7 @@ async function start(ctx: TestContext, args: readonly string[], env: Readonly<Re
 /** The log lines after the banner, once `count` of them are out (the pipe may lag the response). */
 async function logLines(cli: StartedCli, count: number): Promise<string[]> {
   const lines = () => cli.stdout().slice(cli.banner.length).split("\n").filter((l) => l !== "" && !l.startsWith("  "));
-  const until = Date.now() + 3000;
-  while (lines().length < count && Date.now() < until) await new Promise((r) => setTimeout(r, 10));
-  return lines();
+  return until(`${count} log lines`, () => lines().length >= count && lines());
 }
 
 /** Requests of every kind: success, 404, 401, forced 500, a scenario-decided answer, a fault, and non-API paths. */
@@ -52,7 +51,7 @@ async function activeId(origin: string): Promise<string> {
   return body.data.find((c) => c.state === "active")!.id;
 }
 
-describe.concurrent("the request log", { timeout: 20_000 }, () => {
+describe.concurrent("the request log", () => {
   it("pretty: one line per API request with method, path, status, ms and the scenario rule", async (ctx) => {
     const cli = await start(ctx, []);
     const id = await activeId(cli.origin);
@@ -185,7 +184,7 @@ describe("CORS", () => {
   it.for([
     ["--no-cors", ["--no-cors"], {}],
     ["LOYALTY_SIM_CORS=false", [], { LOYALTY_SIM_CORS: "false" }],
-  ] as const)("is off with %s", { timeout: 20_000 }, async ([, args, env], ctx) => {
+  ] as const)("is off with %s", async ([, args, env], ctx) => {
     const cli = await start(ctx, args, env);
     const pre = await fetch(`${cli.origin}/rest_api/v1/shop`, { method: "OPTIONS", headers: preflight });
     expect(pre.headers.get("access-control-allow-origin")).toBeNull();

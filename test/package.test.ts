@@ -10,6 +10,7 @@ import { join, relative } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { endlessPipe, killAll, portIsFree, ROOT, startCli, stopCli, within } from "./support/cli.js";
 import { cleanEnv, npm, packedTarball, run } from "./support/pack.js";
+import { HANG_MS } from "./support/patience.js";
 
 const { version } = JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8")) as { version: string };
 
@@ -32,14 +33,14 @@ beforeAll(async () => {
   mkdirSync(app);
   await npm(["init", "-y"], app);
   ({ stderr: installWarnings } = await npm(["install", tarball, "--no-audit", "--no-fund", "--prefer-offline"], app));
-}, 180_000);
+});
 
 afterAll(async () => {
   await killAll();
   if (tmp) rmSync(tmp, { recursive: true, force: true });
 });
 
-describe(`the npm package, on Node ${process.versions.node}`, { timeout: 60_000 }, () => {
+describe(`the npm package, on Node ${process.versions.node}`, () => {
   it("runs on the Node the run asked for, npm and npx included", async () => {
     const expected = process.env.LOYALTY_SIM_EXPECT_NODE;
     if (expected !== undefined) expect(process.versions.node.split(".")[0]).toBe(expected);
@@ -80,7 +81,7 @@ describe(`the npm package, on Node ${process.versions.node}`, { timeout: 60_000 
   });
 
   it("starts with npx loyalty-sim and serves the health check and the API", async () => {
-    const cli = await startCli(["--port", "0"], cleanEnv(), 60_000, { command: ["npx", "loyalty-sim"], cwd: app, cleanEnv: true });
+    const cli = await startCli(["--port", "0"], cleanEnv(), HANG_MS, { command: ["npx", "loyalty-sim"], cwd: app, cleanEnv: true });
     try {
       expect(cli.banner).toContain(`loyalty-sim ${version} listening on ${cli.origin}`);
       const health = await fetch(`${cli.origin}/__sim/health`);
@@ -131,12 +132,12 @@ describe(`the npm package, on Node ${process.versions.node}`, { timeout: 60_000 
     ["SIGTERM", "endless", "its parent process exited"],
     ["SIGKILL", "endless", "the process that started its parent exited"],
   ] as const)("npx loyalty-sim killed with %s, stdin %s: the simulator exits (%s) and frees the port", async ([signal, stdin, why], ctx) => {
-    const cli = await startCli(["--port", "0"], cleanEnv(), 60_000, { command: ["npx", "loyalty-sim"], cwd: app, cleanEnv: true, stdin: stdin === "pipe" ? "pipe" : endlessPipe(ctx) });
+    const cli = await startCli(["--port", "0"], cleanEnv(), HANG_MS, { command: ["npx", "loyalty-sim"], cwd: app, cleanEnv: true, stdin: stdin === "pipe" ? "pipe" : endlessPipe(ctx) });
     ctx.onTestFinished(() => stopCli(cli));
     expect((await fetch(`${cli.origin}/__sim/health`)).status).toBe(200);
     cli.child.kill(signal); // npm alone, not its process group
     // Resolves once npm and everything sharing its output (the shell, the simulator) are gone.
-    await within(cli.exited, 15_000, "the simulator still runs");
+    await within(cli.exited, HANG_MS, "the simulator still runs");
     expect(cli.stdout()).toMatch(new RegExp(`^loyalty-sim: (${why}), shutting down$`, "m"));
     expect(await portIsFree(Number(new URL(cli.origin).port))).toBe(true);
   });
@@ -163,7 +164,7 @@ console.log(JSON.stringify({
 }));
 `,
     );
-    const { stdout } = await run(process.execPath, ["check.mjs"], { cwd: app, env: cleanEnv(), timeout: 30_000 });
+    const { stdout } = await run(process.execPath, ["check.mjs"], { cwd: app, env: cleanEnv(), timeout: HANG_MS });
     expect(JSON.parse(stdout)).toEqual({
       shop: [200, "Crumb & Bean Rewards"],
       count: 3,
@@ -183,7 +184,7 @@ console.log(JSON.stringify(error.stack));
 `,
     );
     // With source maps applied, as Node does them and as test runners do.
-    const { stdout } = await run(process.execPath, ["--enable-source-maps", "trace.mjs"], { cwd: app, env: cleanEnv(), timeout: 30_000 });
+    const { stdout } = await run(process.execPath, ["--enable-source-maps", "trace.mjs"], { cwd: app, env: cleanEnv(), timeout: HANG_MS });
     const stack = JSON.parse(stdout) as string;
     expect(stack).toMatch(/^SimulatorError: POST \/__sim\/customers\/404404\/merge: 404 CUSTOMER_NOT_FOUND/);
     const installed = join(app, "node_modules", "loyalty-sim");
@@ -221,7 +222,7 @@ interception.restore();
     );
     const tsc = join(ROOT, "node_modules/typescript/bin/tsc");
     const args = ["--noEmit", "--strict", "--skipLibCheck", "--module", "nodenext", "--moduleResolution", "nodenext", "--target", "es2022", "--lib", "es2023,dom", "check.mts"];
-    const result = await run(process.execPath, [tsc, ...args], { cwd: app, env: cleanEnv(), timeout: 60_000 }).catch((e: { stdout: string; code: number }) => e);
+    const result = await run(process.execPath, [tsc, ...args], { cwd: app, env: cleanEnv(), timeout: HANG_MS }).catch((e: { stdout: string; code: number }) => e);
     expect(result.stdout).toBe("");
   });
 });

@@ -11,6 +11,7 @@ import { parseConfig } from "../src/config.js";
 import { buildSimulator } from "../src/simulator/simulator.js";
 import { readDataFile } from "../src/persistence/data-file.js";
 import { ensureBuilt, killAll, runCli, startCli, stopCli } from "./support/cli.js";
+import { until } from "./support/patience.js";
 
 let dir: string;
 /** A data file path in a folder of its own (to see temporary files). */
@@ -39,7 +40,7 @@ const balanceIn = (file: string, shopId: string, id: string) => saved(file).shop
 beforeAll(() => {
   ensureBuilt();
   dir = mkdtempSync(join(tmpdir(), "loyalty-sim-data-"));
-}, 120_000);
+});
 afterAll(async () => {
   await killAll();
   rmSync(dir, { recursive: true, force: true });
@@ -94,7 +95,7 @@ describe("state in a data file", () => {
     const data = dataPath();
     const sim = await startSimulator({ data, flushMs: 50, customers: 3, rateLimit: "off" });
     try {
-      while (!existsSync(data)) await sleep(5); // the first tick writes the seeded state
+      await until("the first tick writes the seeded state", () => existsSync(data));
       // Each write renames the temporary file over state.json: inotify reports exactly one
       // "rename" of state.json per write, which polling the mtime could miss.
       const writes: number[] = [];
@@ -108,17 +109,20 @@ describe("state in a data file", () => {
         for (let batch = 0; batch < 10; batch++) {
           await Promise.all(Array.from({ length: 20 }, () => api(sim.url, sim, `/customers/${id}/stamps/award`, { stamps: 1 })));
         }
-        await sleep(150);
+        // The flush after the burst, and the watcher's news of it.
+        await until("the burst is written", () => balanceIn(data, "1", id) === start + 200 && writes.length > 0);
         const elapsed = performance.now() - began;
-        expect(writes.length).toBeGreaterThanOrEqual(1);
         expect(writes.length).toBeLessThanOrEqual(Math.ceil(elapsed / 50) + 1);
         expect(writes.length).toBeLessThan(50);
         expect(balanceIn(data, "1", id)).toBe(start + 200);
+        // The watcher hears of a rename in the event loop's poll phase, which comes before setImmediate's.
+        await new Promise((resolve) => setImmediate(resolve));
         const settled = writes.length;
         await sleep(150);
         expect(writes.length).toBe(settled);
         await sim.reset();
-        await sleep(30);
+        await until("the reset is written", () => writes.length > settled);
+        await sleep(150);
         expect(writes.length).toBe(settled + 1); // the counting is exact: reset writes once
       } finally {
         watcher.close();
@@ -154,7 +158,7 @@ describe("state in a data file", () => {
   });
 });
 
-describe("the CLI with --data", { timeout: 30_000 }, () => {
+describe("the CLI with --data", () => {
   async function start(ctx: TestContext, args: string[]) {
     const cli = await startCli(["--port", "0", "--quiet", ...args]);
     ctx.onTestFinished(() => stopCli(cli));
@@ -191,9 +195,9 @@ describe("the CLI with --data", { timeout: 30_000 }, () => {
     const main = { apiKey: "sim_key", apiSecret: "sim_secret" };
     const id = await activeId(cli.origin, main);
     const { stampBalance } = await api<{ stampBalance: number }>(cli.origin, main, `/customers/${id}/stamps/award`, { stamps: 5 });
-    await sleep(600); // well past one interval and one write of this size
-    const until = performance.now() + 400;
-    while (performance.now() < until) await api(cli.origin, main, `/customers/${id}/stamps/adjust`, { stamps: 1 });
+    await until("the award is written", () => (readDataFile(data)?.shops[0]!.data.customers.find((c) => c.id === id)?.balance ?? 0) >= stampBalance);
+    const stopAt = performance.now() + 400;
+    while (performance.now() < stopAt) await api(cli.origin, main, `/customers/${id}/stamps/adjust`, { stamps: 1 });
     cli.kill("SIGKILL");
     await cli.exited;
     const state = readDataFile(data)!; // complete and readable, whatever the kill interrupted

@@ -38,7 +38,7 @@ describe("action.yml", () => {
   });
 });
 
-describe("the action's script, run as its steps run it", { timeout: 120_000 }, () => {
+describe("the action's script, run as its steps run it", () => {
   it("starts the job's loyalty-sim with its scenarios and fixtures, exports LOYALTY_SIM_URL, and stops it", async () => {
     const program = { ...FIXTURE, access: { ...FIXTURE.access, apiKey: "ci_key", apiSecret: "ci_secret" } };
     const env = job("start-stop", { "sim/no-beacons.yaml": NO_BEACONS, "sim/no tiers.json": NO_TIERS, "sim/program.json": JSON.stringify(program) });

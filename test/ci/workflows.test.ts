@@ -100,10 +100,10 @@ describe("release.yml", () => {
   });
 });
 
-describe("the docs' recipes, run", { timeout: 120_000 }, () => {
+describe("the docs' recipes, run", () => {
   const { job, step, cleanup } = actionJobs();
   let cli: StartedCli | undefined;
-  beforeAll(() => ensureBuilt(), 120_000);
+  beforeAll(() => ensureBuilt());
   afterAll(async () => {
     if (cli) await stopCli(cli);
     await killAll();

@@ -32,7 +32,7 @@ function eventReader(body: ReadableStream<Uint8Array>) {
 }
 
 describe("the events stream", () => {
-  it("sends the newest id, then coalesced journal and clock ticks; stops its timer once the client goes", { timeout: 10_000 }, async () => {
+  it("sends the newest id, then coalesced journal and clock ticks; stops its timer once the client goes", async () => {
     const sim = createTestSim({ customers: 0 });
     const res = await sim.app.request("/__sim/events");
     expect([res.status, res.headers.get("content-type")]).toEqual([200, "text/event-stream"]);
@@ -48,7 +48,7 @@ describe("the events stream", () => {
     await expect.poll(() => [sim.events.listeners, sim.events.ticking]).toEqual([0, false]);
   });
 
-  it("each shop hears of its own changes only", { timeout: 10_000 }, async () => {
+  it("each shop hears of its own changes only", async () => {
     const sim = createTestSim({ customers: 0 });
     const other = (await sim.call("POST", "/__sim/shops", { body: { customers: 0 } })).body;
     const stream = eventReader((await sim.app.request(`/__sim/events?shop=${other.id}`)).body!);
@@ -60,7 +60,7 @@ describe("the events stream", () => {
     await stream.reader.cancel();
   });
 
-  it("a server's close ends open streams, and leaves no listener or timer", { timeout: 10_000 }, async () => {
+  it("a server's close ends open streams, and leaves no listener or timer", async () => {
     const running = await listen(parseConfig({ port: 0, logLevel: "silent", customers: 0 }));
     const res = await fetch(`${running.url}/__sim/events`);
     const stream = eventReader(res.body!);

@@ -16,7 +16,7 @@ const dir = mkdtempSync(join(tmpdir(), "coverage-cli-"));
 const atExit = join(dir, "at-exit.xml");
 let cli: StartedCli;
 
-beforeAll(() => ensureBuilt(), 120_000);
+beforeAll(() => ensureBuilt());
 beforeAll(async () => {
   cli = await startCli(["--port", "0", "--customers", "0", "--quiet", "--rate-limit", "off", "--coverage-report", atExit]);
   const api = (method: string, path: string, body?: object, headers: Record<string, string> = {}) =>
@@ -27,7 +27,7 @@ beforeAll(async () => {
   expect((await api("GET", "/rest_api/v1/shop", undefined, { Prefer: "error=INTERNAL_ERROR" })).status).toBe(500);
   await expect(api("POST", "/rest_api/v1/customers/5550003/stamps/award", { stamps: 1 }, { "X-Request-Id": "award-a" })).rejects.toThrow("fetch failed");
   expect((await api("POST", "/rest_api/v1/customers/5550003/stamps/award", { stamps: 1 }, { "X-Request-Id": "award-b" })).status).toBe(200);
-}, 30_000);
+});
 afterAll(async () => {
   if (cli) await stopCli(cli);
   await killAll();

@@ -104,7 +104,7 @@ describe("graphql-jit and graphql-js answer alike", () => {
       }),
       { seed: SEED, numRuns: RUNS },
     );
-  }, 120_000);
+  });
 });
 
 describe("which executor runs an operation", () => {

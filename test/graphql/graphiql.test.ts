@@ -13,7 +13,8 @@ import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { graphiqlAsset, graphiqlInit, graphiqlPage, graphqlSchemaFile, printedSchema } from "../../src/graphql/index.js";
 import { startSimulator } from "../../src/simulator/server.js";
-import { BROWSER_START_MS, launchBrowser } from "../support/browser.js";
+import { launchBrowser } from "../support/browser.js";
+import { HANG_MS } from "../support/patience.js";
 
 const refs = (html: string) => [...html.matchAll(/\b(?:src|href)="([^"]*)"/g)].map((m) => m[1]!);
 const CREDENTIALS = { apiKey: "sim_key", apiSecret: "sim_secret" };
@@ -87,7 +88,7 @@ describe("GraphiQL in a real browser (Chromium)", () => {
   let origin = "";
   beforeAll(async () => {
     browser = await launchBrowser();
-  }, BROWSER_START_MS);
+  });
   beforeAll(async () => {
     sim = await startSimulator({ customers: 5, logLevel: "silent" });
     origin = sim.url;
@@ -98,10 +99,10 @@ describe("GraphiQL in a real browser (Chromium)", () => {
   });
 
   // A generous bound, only to fail instead of hanging on a busy machine.
-  it("renders offline under a strict script policy and runs its default query with the prefilled headers", { timeout: 90_000 }, async (ctx) => {
+  it("renders offline under a strict script policy and runs its default query with the prefilled headers", async (ctx) => {
     const page = await browser!.newPage();
     ctx.onTestFinished(() => page.close());
-    page.setDefaultTimeout(45_000);
+    page.setDefaultTimeout(HANG_MS);
     const requests: string[] = [];
     const problems: string[] = [];
     page.on("request", (r) => requests.push(r.url()));

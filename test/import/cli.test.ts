@@ -29,7 +29,7 @@ describe("issue 30: loyalty-sim import, the built command", () => {
     const source = await startCli(["--port", "0", "--fixtures", fixture, "--customers", "5", "--seed", "1"]);
     const out = join(dir, "cli-imported.json");
     try {
-      const run = await runCli(["import", "--from", source.origin, "--out", out, "--customers", "all", "--salt", "cli salt 1"], { LOYALTY_SIM_IMPORT_API_KEY: KEY, LOYALTY_SIM_IMPORT_API_SECRET: SECRET }, 30_000);
+      const run = await runCli(["import", "--from", source.origin, "--out", out, "--customers", "all", "--salt", "cli salt 1"], { LOYALTY_SIM_IMPORT_API_KEY: KEY, LOYALTY_SIM_IMPORT_API_SECRET: SECRET });
       expect(run.code).toBe(0);
       // Off a terminal, a progress line every few seconds at most (the first one, and another only on a slow machine).
       expect(run.stderr).toMatch(/^read the program \(5 requests\)\n(read \d of 9 customers \(\d+ requests\)\n)?$/);

@@ -7,6 +7,7 @@
 import type { Page } from "playwright-core";
 import { describe, expect, it, type TestContext } from "vitest";
 import { AUTH, inspectorSession } from "../support/inspector-session.js";
+import { HANG_MS } from "../support/patience.js";
 
 const session = inspectorSession();
 
@@ -16,7 +17,7 @@ async function open(ctx: TestContext, path: string) {
   // page's context before opening the next one crashes it. The browser closes them all at the end.
   const page = await session.browser.newPage();
   ctx.onTestFinished(() => page.goto("about:blank").then(() => undefined));
-  page.setDefaultTimeout(15_000);
+  page.setDefaultTimeout(HANG_MS);
   const requests: string[] = [];
   const errors: string[] = [];
   page.on("request", (r) => requests.push(r.url()));
@@ -37,12 +38,12 @@ const rowIds = (page: Page) => page.locator("#rows tr").evaluateAll((rows) => ro
 /** Waits until the clock page shows `at` or later. */
 async function waitForNow(page: Page, at: number) {
   const now = page.locator("#now");
-  await expect.poll(async () => Date.parse(await now.innerText()), { timeout: 15_000 }).toBeGreaterThanOrEqual(at);
+  await expect.poll(async () => Date.parse(await now.innerText()), { timeout: HANG_MS }).toBeGreaterThanOrEqual(at);
 }
 
 describe("the inspector in Chromium", () => {
   // Generous bounds, only to fail instead of hanging on a busy 2-core machine.
-  it("shows an API call live, filters, and explains an INSUFFICIENT_STAMPS answer with balance and price", { timeout: 60_000 }, async (ctx) => {
+  it("shows an API call live, filters, and explains an INSUFFICIENT_STAMPS answer with balance and price", async (ctx) => {
     expect((await api("POST", "/__sim/customers", { id: "5550001", firstName: "Ada", lastName: "Lovelace", email: "ada@example.com", stampBalance: 7 })).status).toBe(201);
     const { page, requests, errors } = await open(ctx, "/__sim/ui/requests");
     await expect(rowIds(page)).resolves.toEqual([]);
@@ -77,7 +78,7 @@ describe("the inspector in Chromium", () => {
     expect(requests).toEqual(expect.arrayContaining([`${session.cli.origin}/__sim/ui/assets/htmx.min.js`, `${session.cli.origin}/__sim/ui/assets/inspector.js`, `${session.cli.origin}/__sim/events`]));
   });
 
-  it("shows an invalid YAML scenario's field error inline, the clock page follows an advance, and a reset empties the Requests page", { timeout: 60_000 }, async (ctx) => {
+  it("shows an invalid YAML scenario's field error inline, the clock page follows an advance, and a reset empties the Requests page", async (ctx) => {
     const { page, requests, errors } = await open(ctx, "/__sim/ui/scenarios");
     await page.locator("textarea[name=yaml]").fill("name: bad\nrules:\n  - match:\n      operation: noSuchOperation\n    respond:\n      error: INSUFFICIENT_STAMPS\n");
     await page.getByRole("button", { name: "Add scenario" }).click();
@@ -104,7 +105,7 @@ describe("the inspector in Chromium", () => {
     await page.waitForURL(`${session.cli.origin}/__sim/ui/requests`);
     await expect.poll(() => rowIds(page)).not.toEqual([]);
     expect((await api("POST", "/__sim/reset")).status).toBe(200);
-    await expect.poll(() => rowIds(page), { timeout: 15_000 }).toEqual([]);
+    await expect.poll(() => rowIds(page), { timeout: HANG_MS }).toEqual([]);
 
     expect(errors).toEqual([]);
     expect(requests.filter((url) => new URL(url).origin !== session.cli.origin)).toEqual([]);

@@ -9,6 +9,7 @@ import type { Page } from "playwright-core";
 import { parse } from "yaml";
 import { describe, expect, it, type TestContext } from "vitest";
 import { AUTH, inspectorSession } from "../support/inspector-session.js";
+import { HANG_MS } from "../support/patience.js";
 
 const REDEEM = 'mutation Redeem { redeemReward(customerId: "5550001", rewardProductId: "103") { code } }';
 const PARTIAL = 'query Both { shop { currency } customer(id: "999") { id } }';
@@ -22,7 +23,7 @@ const graphql = (query: string) => api("POST", "/graphql", { query });
 async function open(ctx: TestContext, path: string) {
   const page = await session.browser.newPage({ viewport: { width: 1280, height: 800 } });
   ctx.onTestFinished(() => page.goto("about:blank").then(() => undefined));
-  page.setDefaultTimeout(15_000);
+  page.setDefaultTimeout(HANG_MS);
   const errors: string[] = [];
   page.on("pageerror", (e) => errors.push(e.message));
   const res = await page.goto(`${session.cli.origin}${path}`);
@@ -35,7 +36,7 @@ async function open(ctx: TestContext, path: string) {
 const overflow = (page: Page) => page.evaluate("document.documentElement.scrollWidth - document.documentElement.clientWidth");
 
 describe("GraphQL in the inspector, at 1280 px", () => {
-  it("lists, counts and explains field errors, and copies a rule for the GraphQL field", { timeout: 90_000 }, async (ctx) => {
+  it("lists, counts and explains field errors, and copies a rule for the GraphQL field", async (ctx) => {
     expect((await api("POST", "/__sim/customers", { id: "5550001", firstName: "Ada", lastName: "Lovelace", email: "ada@example.com", stampBalance: 7 })).status).toBe(201);
     const refused = await graphql(REDEEM);
     expect([refused.status, ((await refused.json()) as { errors: { message: string }[] }).errors[0]!.message]).toEqual([200, "INSUFFICIENT_STAMPS"]);

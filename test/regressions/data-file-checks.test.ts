@@ -26,7 +26,7 @@ beforeAll(async () => {
   sim.engine.addShop({ ...sim.engine.spec("1")!, id: "2", seed: 9, access: { ...sim.engine.spec("1")!.access, apiKey: "second" } });
   await sim.dataFile!.flush();
   written = JSON.parse(readFileSync(file, "utf8"));
-}, 120_000);
+});
 afterAll(async () => {
   await killAll();
   rmSync(dir, { recursive: true, force: true });
@@ -66,7 +66,7 @@ const cases: [string, () => { state: Json; line: string }][] = [
   ["two shops with one API key", () => ({ state: edited((s) => (s.shops[1].spec.access.apiKey = "sim_key")), line: "shops[1].spec.access.apiKey: is also shops[0]'s API key" })],
 ];
 
-describe("a data file that cannot be served stops the start with exit 2, naming the field", { timeout: 30_000 }, () => {
+describe("a data file that cannot be served stops the start with exit 2, naming the field", () => {
   it.each(cases)("%s", async (_, make) => {
     const { state, line } = make();
     const file = join(mkdtempSync(join(dir, "case-")), "state.json");
@@ -87,7 +87,7 @@ describe("a data file that cannot be served stops the start with exit 2, naming 
   it("the file as written (unedited) starts", async () => {
     const file = join(mkdtempSync(join(dir, "case-")), "state.json");
     writeFileSync(file, JSON.stringify(written));
-    const result = await runCli(["--port", "0", "--data", file], {}, 3000);
+    const result = await runCli(["--port", "0", "--data", file], {});
     expect(result.signal).toBe("SIGKILL"); // still serving when the run was stopped
     expect(result.stdout).toContain(`(restored from ${file})`);
   });

@@ -18,7 +18,7 @@ let dir: string;
 beforeAll(() => {
   ensureBuilt();
   dir = mkdtempSync(join(tmpdir(), "loyalty-sim-failed-flush-"));
-}, 120_000);
+});
 afterAll(async () => {
   await killAll();
   rmSync(dir, { recursive: true, force: true });
@@ -47,7 +47,7 @@ function block(file: string): void {
   mkdirSync(join(file, "in-the-way"), { recursive: true });
 }
 
-describe("a data file that cannot be written", { timeout: 30_000 }, () => {
+describe("a data file that cannot be written", () => {
   it("a failed write rejects and leaves no temporary file (in process)", async () => {
     const folder = mkdtempSync(join(dir, "d-"));
     const file = join(folder, "state.json");

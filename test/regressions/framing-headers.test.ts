@@ -98,7 +98,7 @@ describe("framing headers in scenario responses", () => {
     ["TE", "trailers"],
     ["Trailer", "X-Checksum"],
     ["Proxy-Connection", "close"],
-  ])("%s: %s is refused, and the next response on the connection is whole", { timeout: 15_000 }, async (name, value) => {
+  ])("%s: %s is refused, and the next response on the connection is whole", async (name, value) => {
     await sim.control.clearScenarios();
     const added = await fetch(`${sim.url}/__sim/scenarios`, {
       method: "POST",
@@ -119,7 +119,7 @@ describe("framing headers in scenario responses", () => {
     expect([added.status, refusal.error.details]).toEqual([422, [{ in: "body", path: `rules[0].respond.headers.${name}`, message: FRAMING }]]);
   });
 
-  it("other headers a rule may set go out as given, and the connection stays in step", { timeout: 15_000 }, async () => {
+  it("other headers a rule may set go out as given, and the connection stays in step", async () => {
     await sim.control.clearScenarios();
     const headers = { "Content-Type": "application/problem+json", "Retry-After": "120", "Content-Encoding": "identity", "Set-Cookie": "a=b" };
     await sim.control.addScenario({ name: "ok", rules: [{ match: { operation: "getShop" }, respond: { status: 503, headers, body: { down: true } } }] });

@@ -11,7 +11,7 @@ const teapot = { status: 418 };
 const MAX_GLOB_LENGTH = 1024;
 
 describe("path globs cost at most path x pattern", () => {
-  it("a rule with /****************x answers every request at once", { timeout: 15_000 }, async () => {
+  it("a rule with /****************x answers every request at once", async () => {
     const sim = createTestSim({ customers: 1 });
     const added = await sim.call("POST", "/__sim/scenarios", { body: { name: "stars", rules: [{ match: { path: "/****************x" }, respond: teapot }] } });
     expect(added.status).toBe(201);
@@ -20,7 +20,7 @@ describe("path globs cost at most path x pattern", () => {
     expect((await sim.call("GET", `/customers/${long}x`, { unchecked: true })).status).toBe(418);
   });
 
-  it("a rule with /customers/*a*a*a*a*a*a*b against a 100-character id", { timeout: 15_000 }, async () => {
+  it("a rule with /customers/*a*a*a*a*a*a*b against a 100-character id", async () => {
     const sim = createTestSim({ customers: 1 });
     await sim.call("POST", "/__sim/scenarios", { body: { name: "as", rules: [{ match: { path: "/customers/*a*a*a*a*a*a*b" }, respond: teapot }] } });
     const as = "a".repeat(100);
@@ -28,7 +28,7 @@ describe("path globs cost at most path x pattern", () => {
     expect((await sim.call("GET", `/customers/${as}b`, { unchecked: true })).status).toBe(418);
   });
 
-  it("GET /__sim/requests?path=/********************x over 20 entries", { timeout: 15_000 }, async () => {
+  it("GET /__sim/requests?path=/********************x over 20 entries", async () => {
     const sim = createTestSim({ customers: 1 });
     for (let i = 0; i < 19; i++) await sim.call("GET", `/customers/${"1".repeat(30 + i)}`, { unchecked: true });
     await sim.call("GET", "/customers/12x", { unchecked: true });

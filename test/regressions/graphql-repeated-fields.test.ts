@@ -38,10 +38,9 @@ describe("issue 26, case 15 (b): a valid document with 1000 repeated fields is r
     const sim = graphqlSim({ customers: 2 });
     let query = "{ shop { ...X0 } } ";
     for (let i = 0; i < 40; i++) query += `fragment X${i} on Shop { ...X${i + 1} ...X${i + 1} } `;
-    const started = performance.now();
+    // Unbounded, the walk takes 2^40 steps: the test's timeout would end it.
     const res = await sim.gql(`${query}fragment X40 on Shop { ...Nope }`);
     expectRequestError(res, 200, ['Unknown fragment "Nope".']);
-    expect(performance.now() - started).toBeLessThan(2000);
   });
 
   it("were graphql-js to give up all the same, the refusal says why instead of \"Validation aborted.\"", () => {

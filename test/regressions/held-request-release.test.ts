@@ -8,6 +8,7 @@ import { setFlagsFromString } from "node:v8";
 import { runInNewContext } from "node:vm";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { createSimulator, PRODUCTION_ORIGIN, type InProcessSimulator } from "../../src/index.js";
+import { HANG_MS } from "../support/patience.js";
 
 setFlagsFromString("--expose-gc");
 const gc = runInNewContext("gc") as () => void;
@@ -30,7 +31,7 @@ describe.each([
       gc();
       controller.abort(new Error("gave up"));
       await expect(held).rejects.toThrow("gave up");
-      await vi.waitFor(async () => expect(await sim!.control.count({ operation: "getShop" })).toBe(i + 1), { timeout: 5000, interval: 20 });
+      await vi.waitFor(async () => expect(await sim!.control.count({ operation: "getShop" })).toBe(i + 1), { timeout: HANG_MS, interval: 20 });
     }
   });
 });

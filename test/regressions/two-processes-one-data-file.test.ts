@@ -19,7 +19,7 @@ let dir: string;
 beforeAll(() => {
   ensureBuilt();
   dir = mkdtempSync(join(tmpdir(), "loyalty-sim-two-"));
-}, 120_000);
+});
 afterAll(async () => {
   await killAll();
   rmSync(dir, { recursive: true, force: true });
@@ -31,7 +31,7 @@ const ISO = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/;
 type Lock = { pid: number; host: string; since: string; start: string | null };
 const lockOf = (file: string) => JSON.parse(readFileSync(`${file}.lock`, "utf8")) as Lock;
 
-describe("issue 26, case 2: two processes on one --data file corrupt it", { timeout: 30_000 }, () => {
+describe("issue 26, case 2: two processes on one --data file corrupt it", () => {
   it("a second CLI on a file in use exits 2 naming the file and the other process, and touches nothing", async (ctx: TestContext) => {
     const file = dataIn();
     const first = await startCli(args(file));

@@ -66,7 +66,7 @@ const SERVERS = [
   ["0-4 ms random latency", ["--latency", "0-4"]],
 ] as const;
 
-beforeAll(() => ensureBuilt(), 120_000);
+beforeAll(() => ensureBuilt());
 afterAll(killAll);
 
 describe.each(SERVERS)("racing requests on a real port (%s)", (_name, extra) => {

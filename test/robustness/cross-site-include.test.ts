@@ -11,8 +11,9 @@ import { createServer, request, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { BROWSER_START_MS, launchBrowser } from "../support/browser.js";
+import { launchBrowser } from "../support/browser.js";
 import { ensureBuilt, killAll, startCli, stopCli, type StartedCli } from "../support/cli.js";
+import { HANG_MS } from "../support/patience.js";
 
 const KEY = "probe_key_5d2b";
 const SECRET = "probe_secret_e81c";
@@ -25,12 +26,12 @@ let cli: StartedCli | undefined;
 const hostile: Server[] = [];
 let customer = "";
 
-beforeAll(() => ensureBuilt(), 120_000);
+beforeAll(() => ensureBuilt());
 beforeAll(async () => {
   [browser, cli] = await Promise.all([launchBrowser(), startCli(["--port", "0", "--customers", "3", "--api-key", KEY, "--api-secret", SECRET, "--quiet"])]);
   const list = (await (await fetch(`${cli.origin}/rest_api/v1/customers?limit=5`, { headers: AUTH })).json()) as { data: { id: string; state: string }[] };
   customer = list.data.find((c) => c.state === "active")!.id;
-}, BROWSER_START_MS);
+});
 afterAll(async () => {
   await browser?.close();
   if (cli) await stopCli(cli);
@@ -112,11 +113,11 @@ describe("robustness: a hostile page includes GraphiQL's script and fetches its 
   it.each([
     ["another site", OTHER_SITE],
     ["another port of the same host (same site)", "127.0.0.1"],
-  ])("from %s: no credential obtained, the balance unmoved", { timeout: 60_000 }, async (_, host) => {
+  ])("from %s: no credential obtained, the balance unmoved", async (_, host) => {
     const before = await balance();
     const origin = await serveHostile(host);
     const page = await browser!.newPage();
-    page.setDefaultTimeout(30_000);
+    page.setDefaultTimeout(HANG_MS);
     await page.goto(origin);
     // Expressions as text: the tests are typed without the DOM's globals.
     await page.waitForFunction("window.report !== undefined && window.report.done === true");
@@ -166,10 +167,10 @@ describe("robustness: a hostile page includes GraphiQL's script and fetches its 
 });
 
 describe("robustness: the simulator's own GraphiQL page", () => {
-  it("opened at 127.0.0.1, has the headers filled in and runs its default query with them", { timeout: 90_000 }, async (ctx) => {
+  it("opened at 127.0.0.1, has the headers filled in and runs its default query with them", async (ctx) => {
     const page = await browser!.newPage();
     ctx.onTestFinished(() => page.goto("about:blank").then(() => undefined));
-    page.setDefaultTimeout(45_000);
+    page.setDefaultTimeout(HANG_MS);
     const problems: string[] = [];
     page.on("pageerror", (e) => problems.push(e.message));
     page.on("console", (m) => {

@@ -26,7 +26,7 @@ const heapUsed = () => {
 };
 
 describe("document-cache bytes", () => {
-  it(`${DOCUMENTS} distinct documents of ${KIB_EACH} KiB: the cache stays under its cap and the heap does not keep them`, { timeout: 60_000 }, async () => {
+  it(`${DOCUMENTS} distinct documents of ${KIB_EACH} KiB: the cache stays under its cap and the heap does not keep them`, async () => {
     const sim = graphqlSim({ customers: 0 });
     // graphql-js, the schema and the app's own route loaded, before the heap is measured.
     await sim.gql("{ shop { currency } }");

@@ -47,7 +47,7 @@ function work(run: () => void): { decoded: number; selections: number } {
 }
 
 describe("listeners x journal size", () => {
-  it.each([500, 5000])(`${LISTENERS} listeners over a full journal of %i entries: a tick reads no entry, and each listener hears its own shop's`, { timeout: 30_000 }, async (size) => {
+  it.each([500, 5000])(`${LISTENERS} listeners over a full journal of %i entries: a tick reads no entry, and each listener hears its own shop's`, async (size) => {
     const { sim, idle, heard } = await listening(size);
     // A request of the busy shop: its listeners hear of it, the idle shop's listeners hear nothing.
     await sim.app.request(`${BASE}/shop`, { headers: AUTH });

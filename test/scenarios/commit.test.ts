@@ -9,6 +9,7 @@ import { afterAll, describe, expect, it, vi } from "vitest";
 import { createSimulator, type ControlClient } from "../../src/index.js";
 import { startSimulator } from "../../src/simulator/server.js";
 import type { ScenarioInput } from "../../src/scenarios/schema.js";
+import { HANG_MS } from "../support/patience.js";
 
 const TS = "2026-11-23T12:00:00+00:00";
 /** What the malformed_json fault sends: a customer cut off mid-way. */
@@ -67,7 +68,7 @@ async function awardEntry(t: Target) {
       if (!entry) throw new Error("not journaled yet");
       return entry;
     },
-    { timeout: 10_000, interval: 20 },
+    { timeout: HANG_MS, interval: 20 },
   );
 }
 

@@ -27,7 +27,7 @@ beforeAll(async () => {
       LOYALTY_SIM_SCENARIO: "scenarios/errors/not-found.yaml,scenarios/errors/tier-not-found.yaml",
     }),
   ]);
-}, 120_000);
+});
 afterAll(killAll);
 
 const api = (cli: StartedCli, path: string, init: RequestInit = {}) =>

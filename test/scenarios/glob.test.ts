@@ -106,7 +106,7 @@ describe("pathGlob", () => {
 
   // Each of these took a backtracking regex from seconds to hours; the timeout only makes a
   // regression fail instead of hanging the run.
-  it("matches the patterns a backtracking matcher chokes on", { timeout: 15_000 }, () => {
+  it("matches the patterns a backtracking matcher chokes on", () => {
     const segment = "a".repeat(100);
     expect(pathGlob("/*a*a*a*a*a*a*b").test(`/${segment}`)).toBe(false);
     expect(pathGlob("/*a*a*a*a*a*a*b").test(`/${segment}b`)).toBe(true);

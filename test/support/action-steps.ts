@@ -13,6 +13,7 @@ import { promisify } from "node:util";
 import { parse } from "yaml";
 import { ROOT } from "./cli.js";
 import { cleanEnv } from "./pack.js";
+import { NPM_MS } from "./patience.js";
 
 export const action = parse(readFileSync(join(ROOT, "action.yml"), "utf8")) as {
   inputs: Record<string, { default: string }>;
@@ -78,7 +79,7 @@ export function actionJobs() {
 
 /** A step's `run` text in bash, as the runner runs it; its exit code and output. */
 export function shell(run: string, cwd: string, env: Record<string, string>) {
-  return promisify(execFile)("bash", ["-e", "-c", run], { cwd, env: { ...cleanEnv(), ...env }, timeout: 120_000 }).then(
+  return promisify(execFile)("bash", ["-e", "-c", run], { cwd, env: { ...cleanEnv(), ...env }, timeout: NPM_MS }).then(
     ({ stdout, stderr }) => ({ code: 0, stdout, stderr }),
     (e: { code: number; stdout: string; stderr: string }) => ({ code: e.code, stdout: e.stdout, stderr: e.stderr }),
   );

@@ -5,7 +5,7 @@
  * @module
  * @example
  * let browser: Browser;
- * beforeAll(async () => { browser = await launchBrowser(); }, BROWSER_START_MS);
+ * beforeAll(async () => { browser = await launchBrowser(); });
  * afterAll(() => browser?.close());
  */
 import { execFile } from "node:child_process";
@@ -17,9 +17,6 @@ import { promisify } from "node:util";
 import sparticuz from "@sparticuz/chromium";
 import { chromium, type Browser } from "playwright-core";
 import { ROOT } from "./cli.js";
-
-/** For the `beforeAll` that launches: the first launch on a machine unpacks ~200 MB first. */
-export const BROWSER_START_MS = 120_000;
 
 const run = promisify(execFile);
 const packageJson = join(dirname(createRequire(import.meta.url).resolve("@sparticuz/chromium")), "../../package.json");
@@ -70,7 +67,7 @@ async function unpack(): Promise<string> {
   }
 }
 
-/** Starts headless Chromium; close it when done. Pass `BROWSER_START_MS` as the hook's timeout. */
+/** Starts headless Chromium; close it when done. The first launch on a machine unpacks ~200 MB first. */
 export async function launchBrowser(): Promise<Browser> {
   unpacked ??= unpack().catch((error: unknown) => {
     unpacked = undefined;

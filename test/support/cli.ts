@@ -9,6 +9,7 @@ import { createServer } from "node:net";
 import { availableParallelism, tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { HANG_MS } from "./patience.js";
 
 export const ROOT = fileURLToPath(new URL("../../", import.meta.url));
 export const BIN = fileURLToPath(new URL("../../dist/cli/bin.js", import.meta.url));
@@ -118,7 +119,7 @@ export function spawnCli(args: string[], env: Record<string, string> = {}, optio
 }
 
 /** Starts the server and resolves once its whole banner is out (rejects after `timeoutMs`). */
-export async function startCli(args: string[], env: Record<string, string> = {}, timeoutMs = 10_000, options: SpawnOptions = {}): Promise<StartedCli> {
+export async function startCli(args: string[], env: Record<string, string> = {}, timeoutMs = HANG_MS, options: SpawnOptions = {}): Promise<StartedCli> {
   const release = await slot();
   const run = spawnCli(args, env, options);
   void run.exited.then(release);
@@ -143,7 +144,7 @@ export async function startCli(args: string[], env: Record<string, string> = {},
 }
 
 /** Runs a command that is expected to end by itself (help, version, bad options). */
-export async function runCli(args: string[], env: Record<string, string> = {}, timeoutMs = 10_000, options: SpawnOptions = {}) {
+export async function runCli(args: string[], env: Record<string, string> = {}, timeoutMs = HANG_MS, options: SpawnOptions = {}) {
   const release = await slot();
   const run = spawnCli(args, env, options);
   const timer = setTimeout(() => run.kill("SIGKILL"), timeoutMs);

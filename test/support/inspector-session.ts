@@ -4,7 +4,7 @@
  */
 import type { Browser } from "playwright-core";
 import { afterAll, beforeAll } from "vitest";
-import { BROWSER_START_MS, launchBrowser } from "./browser.js";
+import { launchBrowser } from "./browser.js";
 import { ensureBuilt, killAll, startCli, stopCli, type StartedCli } from "./cli.js";
 
 // Another loopback address than the tests' own fetches, where the platform has one.
@@ -19,10 +19,10 @@ export interface InspectorSession {
 /** Registers the file's start and stop; the session's fields are set once its tests run. */
 export function inspectorSession(): InspectorSession {
   const session = {} as InspectorSession;
-  beforeAll(() => ensureBuilt(), 120_000);
+  beforeAll(() => ensureBuilt());
   beforeAll(async () => {
     [session.browser, session.cli] = await Promise.all([launchBrowser(), startCli(["--port", "0", "--host", HOST, "--customers", "0", "--quiet"])]);
-  }, BROWSER_START_MS);
+  });
   afterAll(async () => {
     await session.browser?.close();
     if (session.cli) await stopCli(session.cli);

@@ -12,6 +12,7 @@ import { dirname, join, relative } from "node:path";
 import { promisify } from "node:util";
 import { inject } from "vitest";
 import { ROOT } from "./cli.js";
+import { NPM_MS } from "./patience.js";
 
 declare module "vitest" {
   interface ProvidedContext {
@@ -31,7 +32,7 @@ export function cleanEnv(): Record<string, string> {
   return env;
 }
 
-export const npm = (args: string[], cwd: string, timeout = 90_000) => run("npm", args, { cwd, env: cleanEnv(), timeout, maxBuffer: 64 * 1024 * 1024 });
+export const npm = (args: string[], cwd: string, timeout = NPM_MS) => run("npm", args, { cwd, env: cleanEnv(), timeout, maxBuffer: 64 * 1024 * 1024 });
 
 /** The files a clone would hold: tracked or not ignored, as they are now; everything but build outputs without git. */
 function copySources(to: string): void {
@@ -59,7 +60,7 @@ async function pack(dir: string): Promise<string> {
   // The dev dependencies `prepare` needs to build (tsc), without a second install.
   symlinkSync(join(ROOT, "node_modules"), join(copy, "node_modules"), "dir");
   mkdirSync(join(dir, "out"));
-  await npm(["pack", "--pack-destination", join(dir, "out")], copy, 120_000);
+  await npm(["pack", "--pack-destination", join(dir, "out")], copy);
   const packed = readdirSync(join(dir, "out"));
   if (packed.length !== 1) throw new Error(`npm pack made ${packed.join(", ") || "nothing"}`);
   return join(dir, "out", packed[0]!);
@@ -91,7 +92,7 @@ export async function packedTarball(): Promise<string> {
 
 async function waitForPack(answer: string): Promise<string> {
   for (let waited = 0; !existsSync(answer); waited += 250) {
-    if (waited > 240_000) throw new Error("another test file took the pack lock and never answered");
+    if (waited > NPM_MS) throw new Error("another test file took the pack lock and never answered");
     await new Promise((resolve) => setTimeout(resolve, 250));
   }
   const result = JSON.parse(readFileSync(answer, "utf8")) as { tarball?: string; error?: string };

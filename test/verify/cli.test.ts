@@ -32,10 +32,10 @@ describe("verify --target self", () => {
   });
 
   it("passes every read check, and every write check with --allow-writes (the command as a user runs it)", async () => {
-    const read = await runCli(["verify", "--target", "self"], {}, 30_000);
+    const read = await runCli(["verify", "--target", "self"], {});
     expect([read.code, read.stderr]).toEqual([0, ""]);
     expect(read.stdout).toContain("\n31 checks: 31 pass, 0 fail, 0 skip, 0 waived; 28 requests (at most 150)\n");
-    const write = await runCli(["verify", "--target", "self", "--allow-writes", "--customer", selfCustomer], {}, 30_000);
+    const write = await runCli(["verify", "--target", "self", "--allow-writes", "--customer", selfCustomer], {});
     expect([write.code, write.stderr]).toEqual([0, ""]);
     expect(write.stdout).toContain("\n51 checks: 51 pass, 0 fail, 0 skip, 0 waived; 62 requests (at most 150)\n");
     expect(write.stdout).not.toMatch(/^(FAIL|skip)/m);
@@ -124,7 +124,7 @@ describe("verify's output", () => {
   it("holds no credential: stdout, stderr and every report of a write run, and of a run that failed", async () => {
     const dir = mkdtempSync(join(tmpdir(), "verify-secrets-"));
     const reports = ["json", "junit", "markdown"].flatMap((format) => ["--report", `${format}:${join(dir, `report.${format}`)}`]);
-    const write = await runCli(["verify", "--target", sim.url, "--allow-writes", "--customer", portCustomer!, ...reports], CREDENTIALS, 30_000);
+    const write = await runCli(["verify", "--target", sim.url, "--allow-writes", "--customer", portCustomer!, ...reports], CREDENTIALS);
     expect(write.code).toBe(0);
     const plan = await runCli(["verify", "--target", sim.url, "--plan", "--api-key", API_KEY, "--api-secret", API_SECRET]);
     const refused = await runCli(["verify", "--target", sim.url, "--api-key", API_KEY, "--api-secret", `${API_SECRET}x`]);

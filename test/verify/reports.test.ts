@@ -99,7 +99,7 @@ describe("a run with a failure, a skip, waivers and all three reports", () => {
     ensureBuilt();
     const proxy = await startProxy(sim.url, drifted);
     const reports = ["json", "junit", "markdown"].flatMap((format) => ["--report", `${format}:${file(`run.${format}`)}`]);
-    run = await runCli(["verify", "--target", proxy.url, "--customer", await shortLedger(), "--waivers", waivers, ...reports], ENV, 30_000);
+    run = await runCli(["verify", "--target", proxy.url, "--customer", await shortLedger(), "--waivers", waivers, ...reports], ENV);
   });
 
   it("exits 1 and says in its text what failed, what was skipped and waived, and which waiver matched nothing", () => {
@@ -153,7 +153,7 @@ describe("a run with a failure, a skip, waivers and all three reports", () => {
 
 describe("waivers", () => {
   it("one past its date fails a run where every check passed", async () => {
-    const run = await runCli(["verify", "--target", sim.url, "--waivers", file("old.json", JSON.stringify([{ id: "read.headers.quota", reason: "was flaky", until: "2020-01-01" }]))], ENV, 30_000);
+    const run = await runCli(["verify", "--target", sim.url, "--waivers", file("old.json", JSON.stringify([{ id: "read.headers.quota", reason: "was flaky", until: "2020-01-01" }]))], ENV);
     expect(run.code).toBe(1);
     expect(run.stdout).toContain("\nExpired waiver (the run fails): read.headers.quota until 2020-01-01: was flaky\n31 checks: 31 pass, 0 fail, 0 skip, 0 waived;");
   });
