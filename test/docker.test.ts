@@ -15,6 +15,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { envName, OPTION_NAMES } from "../src/config.js";
 import { HELP } from "../src/cli/args.js";
 import { killAll, ROOT, runCli, spawnCli, startCli, stopCli, type SpawnOptions } from "./support/cli.js";
+import { HANG_MS, NPM_MS } from "./support/patience.js";
 
 const run = promisify(execFile);
 
@@ -96,7 +97,7 @@ async function replay(stage: Stage): Promise<void> {
       }
     } else if (op === "RUN") {
       for (const command of args.split(" && ")) {
-        const npm = (extra: string[]) => run("npm", [...command.split(" ").slice(1), ...extra], { cwd: inStage("."), env: { ...hostEnv, ...envOf(stage) }, timeout: 90_000 });
+        const npm = (extra: string[]) => run("npm", [...command.split(" ").slice(1), ...extra], { cwd: inStage("."), env: { ...hostEnv, ...envOf(stage) }, timeout: NPM_MS });
         if (/^npm ci\b/.test(command) && !command.includes("--omit=dev")) {
           // The build stage's full install: the repository's node_modules stands in for it.
           symlinkSync(join(ROOT, "node_modules"), inStage("node_modules"), "dir");
@@ -143,7 +144,7 @@ function dockerRun(args: string[], workdir = imageWorkdir) {
 
 function runHealthcheck(port: number, workdir = imageWorkdir) {
   const { command: [program, ...args], cwd } = inContainer(healthCommand, workdir);
-  return run(program, args, { cwd, env: containerEnv({ LOYALTY_SIM_PORT: String(port) }), timeout: 10_000 }).then(
+  return run(program, args, { cwd, env: containerEnv({ LOYALTY_SIM_PORT: String(port) }), timeout: HANG_MS }).then(
     () => ({ code: 0, stderr: "" }),
     (e: { code: number; stderr: string }) => ({ code: e.code, stderr: e.stderr }),
   );

@@ -11,7 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ROOT } from "./support/cli.js";
 import { cleanEnv, npm, packedTarball, run } from "./support/pack.js";
 import { docPages, docSnippets, snippetDiagnostics, type Snippet } from "./support/doc-snippets.js";
-import { HANG_MS } from "./support/patience.js";
+import { NPM_MS } from "./support/patience.js";
 
 const EXAMPLE = join(ROOT, "examples/vitest-app");
 type Manifest = { dependencies?: Record<string, string>; devDependencies?: Record<string, string> };
@@ -56,7 +56,7 @@ beforeAll(async () => {
 /** tsc's diagnostics of a project of the app, one a line, paths relative to the app. */
 async function tsc(project: string): Promise<string> {
   const args = ["node_modules/typescript/bin/tsc", "-p", project, "--noEmit", "--pretty", "false"];
-  const result = await run(process.execPath, args, { cwd: app, env: cleanEnv(), timeout: HANG_MS }).catch((e: { stdout?: string; stderr?: string }) => ({
+  const result = await run(process.execPath, args, { cwd: app, env: cleanEnv(), timeout: NPM_MS }).catch((e: { stdout?: string; stderr?: string }) => ({
     stdout: `${e.stdout ?? ""}${e.stderr ?? ""}`,
   }));
   return result.stdout;
@@ -87,7 +87,7 @@ describe("examples/vitest-app against the packed package", () => {
 
   it("passes its own vitest suite: every file, every test", async () => {
     const report = join(tmp, "report.json");
-    const ran = await run(process.execPath, ["node_modules/vitest/vitest.mjs", "run", "--reporter=json", `--outputFile=${report}`], { cwd: app, env: cleanEnv(), timeout: HANG_MS }).then(
+    const ran = await run(process.execPath, ["node_modules/vitest/vitest.mjs", "run", "--reporter=json", `--outputFile=${report}`], { cwd: app, env: cleanEnv(), timeout: NPM_MS }).then(
       (done) => ({ ok: true, output: `${done.stdout}${done.stderr}` }),
       (e: { stdout?: string; stderr?: string }) => ({ ok: false, output: `${e.stdout ?? ""}${e.stderr ?? ""}` }),
     );
