@@ -6,6 +6,7 @@ export default defineConfig({
     globalSetup: ["./test/global-setup.ts"],
     // Every file at once, whatever the cores: the two expiry files meet halfway (test/meet.ts).
     maxWorkers: 6,
-    testTimeout: 30_000,
+    // A guard against a hang, not a speed check: shared CI runners can be many times slower than a laptop.
+    testTimeout: 180_000,
   },
 });
