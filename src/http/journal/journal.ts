@@ -202,7 +202,7 @@ export class Journal {
     this.#count = 0;
     this.#next = 0;
     for (const e of keep.reverse()) this.#keep(e);
-    this.#waiters.cleared(new Set(keep.map((e) => e.id)), shopId, includeUnidentified);
+    if (this.#waiters.size > 0) this.#waiters.cleared(new Set(keep.map((e) => e.id)), shopId, includeUnidentified);
   }
 }
 

@@ -57,6 +57,7 @@ export class Waiters {
 
   /** A new entry, kept: one more for each waiter whose filter passes it. */
   added(e: JournalRecord): void {
+    if (this.#size === 0) return;
     // Lower-cased once for every waiter's `q`, and each distinct `q` looked for once.
     let texts: string[] | undefined;
     const found = new Map<string, boolean>();
