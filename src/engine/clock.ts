@@ -76,15 +76,17 @@ export function fixedClock(epochMs: number): SimClock {
 
 export const DAY_MS = 86_400_000;
 
-/** The most a Date holds either side of the epoch. */
-const DATE_LIMIT_MS = 8.64e15;
+/** 0000-01-01T00:00:00Z, the first instant written with a plain four-digit year. */
+const PLAIN_MIN_MS = -62_167_219_200_000;
 
 /**
- * ISO 8601 with an explicit `+00:00` offset, as production writes every timestamp. Total: an
- * instant beyond what a Date holds is written as Date's nearest bound, and NaN as the epoch.
+ * ISO 8601 with an explicit `+00:00` offset, as production writes every timestamp, and always
+ * plain `YYYY-MM-DDTHH:MM:SS`. Total: an instant past 9999 (a date derived from the clock's last
+ * year: an expiry, a window's end) is written as the clock's last second, one before year 0 as
+ * 0000-01-01T00:00:00, and NaN as the epoch.
  */
 export function isoTimestamp(epochMs: number): string {
-  const bounded = epochMs >= -DATE_LIMIT_MS ? Math.min(epochMs, DATE_LIMIT_MS) : Number.isNaN(epochMs) ? 0 : -DATE_LIMIT_MS;
+  const bounded = epochMs >= PLAIN_MIN_MS ? Math.min(epochMs, CLOCK_MAX_MS) : Number.isNaN(epochMs) ? 0 : PLAIN_MIN_MS;
   const second = Math.floor(bounded / 1000);
   // Every response's envelope asks for "now": one cached second saves the formatting per request.
   if (second !== cached.second) {
@@ -101,8 +103,7 @@ const pad2 = (n: number) => (n < 10 ? `0${n}` : String(n));
 /**
  * `YYYY-MM-DDTHH:MM:SS+00:00` by arithmetic (the civil-from-days algorithm of Howard Hinnant's
  * date library) rather than a Date and toISOString: a page of customers formats a dozen distinct
- * instants per customer. Years outside 1000-9999, which toISOString writes its own way, go
- * through Date.
+ * instants per customer. Years 0-999 go through Date (isoTimestamp keeps years in 0-9999).
  */
 function formatSecond(second: number): string {
   const days = Math.floor(second / 86_400);
@@ -116,7 +117,7 @@ function formatSecond(second: number): string {
   const day = dayOfYear - Math.floor((153 * shifted + 2) / 5) + 1;
   const month = shifted < 10 ? shifted + 3 : shifted - 9;
   const year = yearOfEra + era * 400 + (month <= 2 ? 1 : 0);
-  if (year < 1000 || year > 9999) return `${new Date(second * 1000).toISOString().slice(0, -5)}+00:00`;
+  if (year < 1000) return `${new Date(second * 1000).toISOString().slice(0, -5)}+00:00`;
   const hour = Math.floor(inDay / 3600);
   const minute = Math.floor((inDay - hour * 3600) / 60);
   return `${year}-${pad2(month)}-${pad2(day)}T${pad2(hour)}:${pad2(minute)}:${pad2(inDay - hour * 3600 - minute * 60)}+00:00`;

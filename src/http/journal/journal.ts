@@ -6,30 +6,14 @@
  */
 import { getQueryParam } from "hono/utils/url";
 import { isoTimestamp } from "../../engine/clock.js";
-import { belowApiBase, GRAPHQL_PATH } from "../base.js";
 import { jsonTextTooDeep } from "../json-depth.js";
+import { apiOf, passes, seenBy, type JournalFilter, type Scope } from "./filter.js";
 import { unpackHeaders } from "./headers.js";
-import type { Api, JournalEntry, JournalRecord } from "./record.js";
+import type { JournalEntry, JournalRecord } from "./record.js";
 import { Slots } from "./slots.js";
+import { Waiters } from "./waiters.js";
 
-export interface JournalFilter {
-  shopId?: string;
-  /** Also entries that identified no shop (bad credentials). */
-  includeUnidentified?: boolean;
-  method?: string;
-  /** A path glob (scenarios/glob.ts): matched against the path below the API base, as scenario rules are. */
-  path?: { test(path: string): boolean };
-  status?: number;
-  customerId?: string;
-  /** The operation, or for GraphQL the REST twin of any of its root fields. */
-  operation?: string;
-  api?: Api;
-  /** Only entries newer than the entry of this id. */
-  after?: number;
-  /** Text to find, in any case, in the path and query, the headers or the bodies. */
-  q?: string;
-  limit?: number;
-}
+export type { JournalFilter } from "./filter.js";
 
 /** Bodies (and all of a request's headers) above this size are kept as a note: a journal of 1000
  * big pages would hold (and make the garbage collector carry) hundreds of megabytes. A default
@@ -54,30 +38,10 @@ export function journalBody(text: string, contentType: string | null): unknown {
   return text;
 }
 
-type Scope = Pick<JournalFilter, "shopId" | "includeUnidentified">;
-
-/** Whether the entry is one `scope` sees: its shop's (and unidentified ones, when asked). */
-function seenBy(e: JournalRecord, scope: Scope): boolean {
-  return scope.shopId === undefined || e.shopId === scope.shopId || (scope.includeUnidentified === true && e.shopId === null);
-}
-
-/** Whether `q` (in lower case) is in one of the entry's texts. */
-function mentions(e: JournalRecord, q: string): boolean {
-  const texts = [e.url, e.requestHeaders, e.requestText, e.responseHeaders, e.responseText, e.committed?.text];
-  return texts.some((text) => text?.toLowerCase().includes(q));
-}
-
-/** A request held until the journal holds `count` entries its filter selects (`until`). */
-interface Waiter {
-  filter: JournalFilter;
-  q: string | undefined;
-  recount: () => void;
-}
-
 export class Journal {
   #slots: Slots;
-  /** Held until an entry arrives (`until`): told of each entry added, and of each clear. */
-  readonly #waiters = new Set<Waiter>();
+  /** Held until enough entries arrive (`until`): told of each entry added, overwritten or cleared. */
+  readonly #waiters = new Waiters();
   /** Entries kept, and the slot the next one goes to. */
   #count = 0;
   #next = 0;
@@ -106,30 +70,31 @@ export class Journal {
     if (entry.requestHeaders.length > MAX_BODY_CHARS) entry.requestHeaders = headersNotKept(entry.requestHeaders.length);
     if (entry.responseHeaders && entry.responseHeaders.length > MAX_BODY_CHARS) entry.responseHeaders = headersNotKept(entry.responseHeaders.length);
     this.#keep(entry);
-    // Only an entry a waiter's filter selects makes it count again.
-    for (const waiter of this.#waiters) if (passes(entry, waiter.filter, waiter.q)) waiter.recount();
+    this.#waiters.added(entry);
   }
 
   /**
    * Resolves once `filter` selects at least `count` entries (true, at once if it already does),
-   * or false after `ms` or when `signal` aborts. Nothing polls: each entry added is tested
-   * against the waiting filters, and the waiter forgets itself whichever way it ends.
+   * or false after `ms` or when `signal` aborts. Nothing polls and nothing counts again: the
+   * journal is counted once here, then the waiter keeps its own count (waiters.ts), and forgets
+   * itself whichever way it ends.
    */
   until(filter: JournalFilter, count: number, ms: number, signal?: AbortSignal): Promise<boolean> {
-    if (this.count(filter) >= count) return Promise.resolve(true);
+    const ids: number[] = [];
+    for (const e of this.#matching(filter)) ids.push(e.id);
+    if (ids.length >= count) return Promise.resolve(true);
     if (ms <= 0 || signal?.aborted) return Promise.resolve(false);
     return new Promise((resolve) => {
       const end = (met: boolean) => {
         clearTimeout(timer);
         signal?.removeEventListener("abort", gaveUp);
-        this.#waiters.delete(waiter);
+        this.#waiters.remove(waiter);
         resolve(met);
       };
       const gaveUp = () => end(false);
       const timer = setTimeout(gaveUp, ms);
-      const waiter: Waiter = { filter, q: filter.q?.toLowerCase(), recount: () => this.count(filter) >= count && end(true) };
+      const waiter = this.#waiters.add(filter, count, ids.reverse(), () => end(true));
       signal?.addEventListener("abort", gaveUp, { once: true });
-      this.#waiters.add(waiter);
     });
   }
 
@@ -144,6 +109,7 @@ export class Journal {
       const pushedOut = this.#slotShops[this.#next]!;
       const shop = this.#shops.get(pushedOut)!;
       if (--shop.count === 0) this.#shops.delete(pushedOut);
+      this.#waiters.left(this.#slots.idAt(this.#next));
     }
     this.#slotShops[this.#next] = entry.shopId;
     const shop = this.#shops.get(entry.shopId);
@@ -236,25 +202,9 @@ export class Journal {
     this.#count = 0;
     this.#next = 0;
     for (const e of keep.reverse()) this.#keep(e);
-    for (const waiter of [...this.#waiters]) waiter.recount();
+    if (this.#waiters.size > 0) this.#waiters.cleared(new Set(keep.map((e) => e.id)), shopId, includeUnidentified);
   }
 }
-
-/** Whether `filter` (its `limit` aside; `q` in lower case) selects the entry. */
-function passes(e: JournalRecord, filter: JournalFilter, q: string | undefined): boolean {
-  if (filter.after !== undefined && e.id <= filter.after) return false;
-  if (filter.status !== undefined && e.status !== filter.status) return false;
-  if (!seenBy(e, filter)) return false;
-  if (filter.method !== undefined && e.method !== filter.method) return false;
-  if (filter.path && !filter.path.test(belowApiBase(e.path))) return false;
-  if (filter.customerId !== undefined && e.customerId !== filter.customerId) return false;
-  if (filter.api !== undefined && apiOf(e) !== filter.api) return false;
-  if (filter.operation !== undefined && e.operation !== filter.operation && !e.graphqlText?.includes(`"operation":"${filter.operation}"`)) return false;
-  return q === undefined || mentions(e, q);
-}
-
-/** Only `/graphql` is GraphQL's (its GET, GraphiQL, is not journaled). */
-const apiOf = (e: JournalRecord): Api => (e.path === GRAPHQL_PATH ? "graphql" : "rest");
 
 /** A record as the journal answers it. */
 export function entryOf(e: JournalRecord): JournalEntry {
