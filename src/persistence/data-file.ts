@@ -11,7 +11,7 @@ import { rename, rm, writeFile } from "node:fs/promises";
 import { basename, dirname, join, resolve } from "node:path";
 import { Low, type Adapter } from "lowdb";
 import { ShopStore } from "../store/shop-store.js";
-import { DataLock, isOnThisHost, isThisProcess, LockPathError, lockPathOf, type LockOwner } from "./data-lock.js";
+import { DataLock, isOnThisHost, isThisProcess, kindOf, LockPathError, lockPathOf, type LockOwner } from "./data-lock.js";
 import { readJsonFile, type PieceLimits } from "./json-pieces.js";
 import { DATA_FORMAT, DATA_VERSION, type SavedState, type ShopStates, type Snapshot } from "./saved-state.js";
 import { MAX_PROBLEMS, stateProblems } from "./state-schema.js";
@@ -84,6 +84,9 @@ function removeLeftovers(path: string): void {
  */
 export function readDataFile(path: string, limits?: PieceLimits): SavedState | undefined {
   if (!existsSync(path)) return undefined;
+  // Checked before it is opened: opening a named pipe would wait for a writer for ever.
+  const stat = statSync(path);
+  if (!stat.isFile()) throw new DataFileError(path, `is ${kindOf(stat)}, not a file`);
   let data: unknown;
   try {
     data = readJsonFile(path, limits);

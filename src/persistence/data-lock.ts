@@ -77,18 +77,21 @@ export class LockPathError extends Error {
 /** A lock is about 150 bytes; what is longer is no lock of ours, and read no further. */
 const MAX_LOCK_BYTES = 4096;
 
-/** What sits at `path`, in words, when it is not a regular file. */
-function describeOther(path: string, stat: Stats): string {
-  if (stat.isSymbolicLink()) {
-    // The target as the link holds it, without control characters (it is anyone's text).
-    // eslint-disable-next-line no-control-regex
-    const target = readlinkSync(path).replace(/[\u0000-\u001f\u007f-\u009f]/g, "");
-    return `a symbolic link to ${target}${existsSync(path) ? "" : ", which does not exist"}`;
-  }
+/** What a file system entry that is neither a regular file nor a link is, in words. */
+export function kindOf(stat: Stats): string {
   if (stat.isDirectory()) return "a folder";
   if (stat.isFIFO()) return "a named pipe (FIFO)";
   if (stat.isSocket()) return "a socket";
   return "a device";
+}
+
+/** What sits at `path`, in words, when it is not a regular file. */
+function describeOther(path: string, stat: Stats): string {
+  if (!stat.isSymbolicLink()) return kindOf(stat);
+  // The target as the link holds it, without control characters (it is anyone's text).
+  // eslint-disable-next-line no-control-regex
+  const target = readlinkSync(path).replace(/[\u0000-\u001f\u007f-\u009f]/g, "");
+  return `a symbolic link to ${target}${existsSync(path) ? "" : ", which does not exist"}`;
 }
 
 const notALock = (path: string, stat: Stats) => new LockPathError(`the lock path ${path} is ${describeOther(path, stat)}, not a lock file loyalty-sim made`);

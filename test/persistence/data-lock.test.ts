@@ -3,6 +3,7 @@
  * and is no lock file: a dangling symbolic link made the start exit 2 saying "other processes keep
  * replacing it", and a named pipe hung the start for good (the read of the lock waited for a
  * writer). Each is now refused at once, exit 2, saying what is there and what to do, untouched.
+ * So is a named pipe at the data file's own path, which hung the start the same way.
  */
 import { execFileSync } from "node:child_process";
 import { existsSync, lstatSync, mkdirSync, mkdtempSync, readFileSync, readlinkSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
@@ -73,5 +74,19 @@ describe("issue 35, item 13: the lock path holds something that is no lock file"
     expect(lock.takenBy()).toBeNull();
     lock.release();
     expect(lstatSync(`${data}.lock`).isFIFO()).toBe(true);
+  });
+});
+
+describe("issue 35, item 13: the data file's own path holds something that is no file", { timeout: 30_000 }, () => {
+  it("a named pipe: exit 2 at once, saying what it is", async () => {
+    const data = dataIn();
+    execFileSync("mkfifo", [data]);
+    const run = await start(data);
+    expect([run.code, run.signal, run.stderr]).toEqual([
+      2,
+      null,
+      `loyalty-sim: Data file ${data} is a named pipe (FIFO), not a file. loyalty-sim left it untouched: move it away, or pass another --data file, to start from the seeded state.\nRun loyalty-sim --help for the options.\n`,
+    ]);
+    expect(lstatSync(data).isFIFO()).toBe(true);
   });
 });
