@@ -32,9 +32,13 @@ export interface ExpectedAnswer {
   problem?: (body: unknown) => string | undefined;
 }
 
-/** `--url`'s problem, if any: only http(s) reaches a simulator. */
-export const urlProblem = (url: string): string | undefined =>
-  URL.canParse(url) && /^https?:$/.test(new URL(url).protocol) ? undefined : `--url: ${JSON.stringify(url)} is not an http(s) URL, such as http://127.0.0.1:4747`;
+/** `--url`'s problem, if any: only http(s) reaches a simulator; a password in it is never shown. */
+export function urlProblem(url: string): string | undefined {
+  if (!URL.canParse(url) || !/^https?:$/.test(new URL(url).protocol)) return `--url: ${JSON.stringify(url)} is not an http(s) URL, such as http://127.0.0.1:4747`;
+  const { username, password } = new URL(url);
+  if (username !== "" || password !== "") return "--url holds a user name or password, which the control API takes none of: give its origin, such as http://127.0.0.1:4747";
+  return undefined;
+}
 
 /** `--timeout` in milliseconds, or its problem. */
 export function parseTimeout(text: string | undefined): number | string {

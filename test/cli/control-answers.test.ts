@@ -86,6 +86,12 @@ describe("issue 35, item 9: coverage --url, an answer that is not the control AP
     expect(await runCli(["coverage", "--url", "file:///etc/passwd"])).toEqual(usage('--url: "file:///etc/passwd" is not an http(s) URL, such as http://127.0.0.1:4747'));
     expect(await runCli(["coverage", "--url", statusOk.origin, "--timeout", "1e3"])).toEqual(usage('--timeout: "1e3" is not a whole number of seconds from 1 to 3600'));
   });
+
+  it("a --url with a user and password: usage, exit 2, the password shown nowhere", async () => {
+    const message = "--url holds a user name or password, which the control API takes none of: give its origin, such as http://127.0.0.1:4747";
+    expect(await runCli(["coverage", "--url", `http://ci:s3cret@${new URL(statusOk.origin).host}`])).toEqual({ code: 2, signal: null, stdout: "", stderr: `loyalty-sim coverage: ${message}\nRun loyalty-sim coverage --help for the options.\n` });
+    expect(await add(`http://ci:s3cret@${new URL(statusOk.origin).host}`)).toEqual({ code: 2, signal: null, stdout: "", stderr: `loyalty-sim scenarios: ${message}\nRun loyalty-sim scenarios --help for the options.\n` });
+  });
 });
 
 describe("issue 35, item 9: scenarios add, an answer that is not the control API's", { timeout: 30_000 }, () => {
