@@ -32,9 +32,22 @@ kept_pid() {
   printf '%s' "$pid"
 }
 
+# Whether process PID runs and is a loyalty-sim (the bin's path names it, as does $state): a pid
+# the system gave to another process since is not signalled.
+is_simulator() {
+  local command
+  command=$(ps -p "$1" -o command= 2>/dev/null) || return 1
+  [[ $command == *loyalty-sim* ]]
+}
+
 if [ "$mode" = stop ]; then
   [ -f "$pidfile" ] || { echo "loyalty-sim: not started by this job (no $pidfile): nothing to stop"; exit 0; }
   pid=$(kept_pid) || { rm -f "$pidfile"; fail "$pidfile holds no process id: nothing was stopped"; }
+  if kill -0 "$pid" 2>/dev/null && ! is_simulator "$pid"; then
+    rm -f "$pidfile"
+    echo "loyalty-sim: process $pid is no longer the simulator this job started (the pid went to another process): nothing to stop"
+    exit 0
+  fi
   if kill -TERM "$pid" 2>/dev/null; then
     for _ in $(seq 1 100); do kill -0 "$pid" 2>/dev/null || break; sleep 0.1; done
     if kill -0 "$pid" 2>/dev/null; then
@@ -53,7 +66,7 @@ fi
 cd "${GITHUB_WORKSPACE:-$PWD}"
 check_inputs
 mkdir -p "$state"
-if pid=$(kept_pid) && kill -0 "$pid" 2>/dev/null; then fail "loyalty-sim already runs in this job (pid $pid); stop it first"; fi
+if pid=$(kept_pid) && is_simulator "$pid"; then fail "loyalty-sim already runs in this job (pid $pid); stop it first"; fi
 choose_bin
 
 # Files as --flag=value, so that no name is read as a flag of its own.

@@ -6,6 +6,7 @@
  * as GitHub's workflow commands are, so it cannot start a command of its own), its command never
  * runs, and nothing is started, installed or exported.
  */
+import { spawn } from "node:child_process";
 import { existsSync, mkdirSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
@@ -88,6 +89,18 @@ describe("issue 35, item 4: every input of the Action is checked before any use"
     expect(start.stdout).toContain("Unexpected argument '$(touch'");
     expect(start.stdout).toContain("::error title=loyalty-sim::loyalty-sim exited before it was ready (its output is above)\n");
     expect(existsSync(join(env.GITHUB_WORKSPACE, "pwned"))).toBe(false);
+  });
+
+  it("stop: a pid given to another process since (the simulator gone) is not signalled", async (ctx) => {
+    const other = spawn("sleep", ["60"], { stdio: "ignore" });
+    ctx.onTestFinished(() => void other.kill("SIGKILL"));
+    const env = job("reused-pid", {}, false);
+    mkdirSync(join(env.RUNNER_TEMP, "loyalty-sim"));
+    writeFileSync(join(env.RUNNER_TEMP, "loyalty-sim/loyalty-sim.pid"), `${other.pid}\n`);
+    const stop = await step("stop", env, { stop: "true" });
+    expect([stop.code, stop.stdout]).toEqual([0, `loyalty-sim: process ${other.pid} is no longer the simulator this job started (the pid went to another process): nothing to stop\n`]);
+    expect([other.exitCode, other.signalCode]).toEqual([null, null]);
+    expect(existsSync(join(env.RUNNER_TEMP, "loyalty-sim/loyalty-sim.pid"))).toBe(false);
   });
 
   it("stop: a pid file that holds no process id is refused, nothing signalled", async () => {
