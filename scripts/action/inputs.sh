@@ -61,28 +61,38 @@ check_text() {
   if [[ $rest == *[[:cntrl:]]* ]]; then fail "$name: $(show "$value") holds a control character"; fi
 }
 
-# A file of the job's checkout: relative to the workspace (or absolute within it), a regular file
-# there once links are followed (a link may not lead out of it), not read as an option.
-check_file() {
-  local name=$1 value=$2
-  check_text "$name" "$value"
-  if [[ $value == -* ]]; then fail "$name: $(show "$value") starts with \"-\": give a path relative to the workspace, such as ./$value"; fi
-  local status=0
-  node -e '
+# Files of the job's checkout: each relative to the workspace (or absolute within it), a regular
+# file there once links are followed (a link may not lead out of it), not read as an option. One
+# node for them all, which names the first that is not.
+check_files() {
+  local name=$1 value found
+  shift
+  for value in "$@"; do
+    check_text "$name" "$value"
+    if [[ $value == -* ]]; then fail "$name: $(show "$value") starts with \"-\": give a path relative to the workspace, such as ./$value"; fi
+  done
+  found=$(node -e '
     const { realpathSync, statSync } = require("node:fs");
     const { resolve, sep } = require("node:path");
-    const root = realpathSync(process.argv[1]);
-    let real;
-    try { real = realpathSync(resolve(root, process.argv[2])); } catch { process.exit(3); }
-    if (real === root || !real.startsWith(root + sep)) process.exit(real === root ? 5 : 4);
-    process.exit(statSync(real).isFile() ? 0 : 5);
-  ' "$PWD" "$value" || status=$?
-  case $status in
-    0) ;;
-    3) fail "$name: $(show "$value") does not exist in the workspace ($PWD): give a path relative to it, after actions/checkout" ;;
-    4) fail "$name: $(show "$value") leads out of the workspace ($PWD): give a file of the job's checkout" ;;
-    5) fail "$name: $(show "$value") is not a file" ;;
-    *) fail "$name: $(show "$value") could not be checked (node exited $status)" ;;
+    const [workspace, ...files] = process.argv.slice(1);
+    const root = realpathSync(workspace);
+    const first = (i, why) => { process.stdout.write(`${i} ${why}`); process.exit(0); };
+    files.forEach((file, i) => {
+      let real;
+      try { real = realpathSync(resolve(root, file)); } catch { first(i, "missing"); }
+      if (!real.startsWith(root + sep)) first(i, real === root ? "not-a-file" : "outside");
+      if (!statSync(real).isFile()) first(i, "not-a-file");
+    });
+  ' "$PWD" "$@") || fail "$name: the files could not be checked (node failed)"
+  [ -n "$found" ] || return 0
+  local index=${found%% *} why=${found#* }
+  [[ $index =~ ^[0-9]+$ ]] || fail "$name: the files could not be checked (node answered $(show "$found"))"
+  local files=("$@")
+  value=${files[$index]}
+  case $why in
+    missing) fail "$name: $(show "$value") does not exist in the workspace ($PWD): give a path relative to it, after actions/checkout" ;;
+    outside) fail "$name: $(show "$value") leads out of the workspace ($PWD): give a file of the job's checkout" ;;
+    *) fail "$name: $(show "$value") is not a file" ;;
   esac
 }
 
@@ -132,14 +142,12 @@ check_inputs() {
   while IFS= read -r line; do
     line=${line#"${line%%[![:space:]]*}"}
     line=${line%"${line##*[![:space:]]}"}
-    if [ -n "$line" ]; then
-      check_file scenarios "$line"
-      scenarios+=("$line")
-    fi
+    if [ -n "$line" ]; then scenarios+=("$line"); fi
   done <<<"$list"
+  if [ "${#scenarios[@]}" -gt 0 ]; then check_files scenarios "${scenarios[@]}"; fi
 
   fixtures=${LOYALTY_SIM_ACTION_FIXTURES-}
-  if [ -n "$fixtures" ]; then check_file fixtures "$fixtures"; fi
+  if [ -n "$fixtures" ]; then check_files fixtures "$fixtures"; fi
   check_version "${LOYALTY_SIM_ACTION_VERSION-}"
 
   # More flags are words, as on a command line: split at blanks, never globbed nor evaluated.
