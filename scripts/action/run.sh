@@ -27,6 +27,7 @@ pidfile="$state/loyalty-sim.pid"
 # The pid the start step kept, if the file holds one (a pid is all kill may get: -1 is every process).
 kept_pid() {
   local pid
+  [ -f "$pidfile" ] || return 1
   pid=$(head -c 20 "$pidfile" 2>/dev/null) || return 1
   [[ $pid =~ ^[1-9][0-9]{0,9}$ ]] || return 1
   printf '%s' "$pid"
