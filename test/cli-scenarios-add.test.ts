@@ -91,7 +91,7 @@ describe("loyalty-sim scenarios add", () => {
   it("--help prints its usage and exits 0", async () => {
     const run = await runCli(["scenarios", "--help"]);
     expect([run.code, run.stderr]).toEqual([0, ""]);
-    expect(run.stdout).toMatch(/^loyalty-sim scenarios add: load scenario files into a running simulator\n\nUsage: loyalty-sim scenarios add \[--url URL\] \[--api-key KEY\] FILE\.\.\.\n/);
+    expect(run.stdout).toMatch(/^loyalty-sim scenarios add: load scenario files into a running simulator\n\nUsage: loyalty-sim scenarios add \[--url URL\] \[--api-key KEY\] \[--timeout SECONDS\] FILE\.\.\.\n/);
   });
 
   it("nothing listening at the URL: exit 1 naming it", async () => {

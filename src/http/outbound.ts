@@ -92,7 +92,7 @@ export function redirectProblem(status: number, location: string | null, from: s
   return `answered ${status}, a redirect to ${to}: loyalty-sim never follows a redirect with the shop's credentials (nor re-sends a write); give the origin that answers itself`;
 }
 
-function describeLocation(location: string, from: string): string {
+export function describeLocation(location: string, from: string): string {
   let text: string;
   try {
     const url = new URL(location, from);

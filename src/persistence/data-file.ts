@@ -11,7 +11,7 @@ import { rename, rm, writeFile } from "node:fs/promises";
 import { basename, dirname, join, resolve } from "node:path";
 import { Low, type Adapter } from "lowdb";
 import { ShopStore } from "../store/shop-store.js";
-import { DataLock, isOnThisHost, isThisProcess, lockPathOf, type LockOwner } from "./data-lock.js";
+import { DataLock, isOnThisHost, isThisProcess, kindOf, LockPathError, lockPathOf, type LockOwner } from "./data-lock.js";
 import { readJsonFile, type PieceLimits } from "./json-pieces.js";
 import { DATA_FORMAT, DATA_VERSION, type SavedState, type ShopStates, type Snapshot } from "./saved-state.js";
 import { MAX_PROBLEMS, stateProblems } from "./state-schema.js";
@@ -60,6 +60,9 @@ function takeLock(path: string): DataLock | LockOwner {
     return DataLock.take(path);
   } catch (error) {
     const lock = lockPathOf(path);
+    if (error instanceof LockPathError) {
+      throw new DataFileError(path, `cannot be locked: ${error.message}`, `loyalty-sim makes its lock file itself and never reads or writes through what is there: remove ${lock} (if no loyalty-sim uses the file), or pass another --data file.`);
+    }
     throw new DataFileError(path, `cannot be locked: ${lock} cannot be made (${(error as Error).message})`, `Check that folder's permissions (or remove ${lock} if no loyalty-sim uses the file), or pass another --data file.`);
   }
 }
@@ -81,6 +84,9 @@ function removeLeftovers(path: string): void {
  */
 export function readDataFile(path: string, limits?: PieceLimits): SavedState | undefined {
   if (!existsSync(path)) return undefined;
+  // Checked before it is opened: opening a named pipe would wait for a writer for ever.
+  const stat = statSync(path);
+  if (!stat.isFile()) throw new DataFileError(path, `is ${kindOf(stat)}, not a file`);
   let data: unknown;
   try {
     data = readJsonFile(path, limits);

@@ -7,7 +7,7 @@
  * @module
  */
 import { randomBytes } from "node:crypto";
-import { linkSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { closeSync, constants, existsSync, fstatSync, linkSync, lstatSync, openSync, readFileSync, readlinkSync, readSync, rmSync, writeFileSync, type Stats } from "node:fs";
 import { hostname } from "node:os";
 import { basename, dirname, join } from "node:path";
 
@@ -66,13 +66,60 @@ function parseOwner(text: string): LockOwner | null {
   return null;
 }
 
-/** The file's text, or undefined when it does not exist. */
+/**
+ * Something at the lock path that is no lock file (a symbolic link, a folder, a named pipe): never
+ * read or written through, nor removed; the message says what it is.
+ */
+export class LockPathError extends Error {
+  override readonly name = "LockPathError";
+}
+
+/** A lock is about 150 bytes; what is longer is no lock of ours, and read no further. */
+const MAX_LOCK_BYTES = 4096;
+
+/** What a file system entry that is neither a regular file nor a link is, in words. */
+export function kindOf(stat: Stats): string {
+  if (stat.isDirectory()) return "a folder";
+  if (stat.isFIFO()) return "a named pipe (FIFO)";
+  if (stat.isSocket()) return "a socket";
+  return "a device";
+}
+
+/** What sits at `path`, in words, when it is not a regular file. */
+function describeOther(path: string, stat: Stats): string {
+  if (!stat.isSymbolicLink()) return kindOf(stat);
+  // The target as the link holds it, without control characters (it is anyone's text).
+  // eslint-disable-next-line no-control-regex
+  const target = readlinkSync(path).replace(/[\u0000-\u001f\u007f-\u009f]/g, "");
+  return `a symbolic link to ${target}${existsSync(path) ? "" : ", which does not exist"}`;
+}
+
+const notALock = (path: string, stat: Stats) => new LockPathError(`the lock path ${path} is ${describeOther(path, stat)}, not a lock file loyalty-sim made`);
+
+/**
+ * The lock file's text (its first MAX_LOCK_BYTES), or undefined when there is none. Opened without
+ * following a link and without waiting (a named pipe would wait for a writer), then checked to be
+ * a regular file; anything else is a LockPathError.
+ */
 function readText(path: string): string | undefined {
+  let fd: number;
   try {
-    return readFileSync(path, "utf8");
+    fd = openSync(path, constants.O_RDONLY | (constants.O_NOFOLLOW ?? 0) | (constants.O_NONBLOCK ?? 0));
   } catch (error) {
-    if (codeOf(error) === "ENOENT") return undefined;
+    const code = codeOf(error);
+    if (code === "ENOENT") return undefined;
+    // A link (ELOOP on Linux and macOS, EMLINK on FreeBSD), or a folder where opening one fails.
+    if (code === "ELOOP" || code === "EMLINK" || code === "EISDIR") throw notALock(path, lstatSync(path));
     throw error;
+  }
+  try {
+    const stat = fstatSync(fd);
+    if (!stat.isFile()) throw notALock(path, stat);
+    const buffer = Buffer.alloc(MAX_LOCK_BYTES);
+    const read = readSync(fd, buffer, 0, MAX_LOCK_BYTES, 0);
+    return buffer.toString("utf8", 0, read);
+  } finally {
+    closeSync(fd);
   }
 }
 
@@ -118,7 +165,10 @@ export class DataLock {
     private readonly text: string,
   ) {}
 
-  /** The lock of the data file at `dataPath`, or its live owner. Throws only what the file system throws. */
+  /**
+   * The lock of the data file at `dataPath`, or its live owner. Throws a LockPathError for what is
+   * no lock file at its path, else only what the file system throws.
+   */
   static take(dataPath: string): DataLock | LockOwner {
     const path = lockPathOf(dataPath);
     const owner: LockOwner = { pid: process.pid, host: hostname(), since: new Date().toISOString(), start: processStart(process.pid) };
@@ -142,7 +192,8 @@ export class DataLock {
   /**
    * Who holds the lock now, when no longer this process (undefined while it does); checked before
    * each write. A lock file removed from under it is made again. A lock that cannot be read (its
-   * folder gone) counts as held: the write then fails and says why.
+   * folder gone) counts as held: the write then fails and says why. Something else put at its path
+   * (a link, a pipe) is a lock loyalty-sim did not write: null.
    */
   takenBy(): LockOwner | null | undefined {
     try {
@@ -151,8 +202,8 @@ export class DataLock {
       if (found !== undefined) return parseOwner(found);
       if (createExclusively(this.path, this.text)) return undefined;
       return parseOwner(readText(this.path) ?? "");
-    } catch {
-      return undefined;
+    } catch (error) {
+      return error instanceof LockPathError ? null : undefined;
     }
   }
 

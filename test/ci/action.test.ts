@@ -6,15 +6,34 @@
  * simulator's message. The job's workspace has loyalty-sim installed (this repository's build), as
  * `npm ci` leaves an app that depends on it; `version:` installs the packed package instead.
  */
-import { existsSync, readFileSync } from "node:fs";
+import { copyFileSync, existsSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { action, actionJobs } from "../support/action-steps.js";
+import { action, actionJobs, type JobEnv } from "../support/action-steps.js";
 import { ensureBuilt, portIsFree, ROOT } from "../support/cli.js";
 import { packedTarball } from "../support/pack.js";
 import { actionErrors } from "../support/workflow-parser.js";
 
 const { job, step, cleanup } = actionJobs();
+beforeAll(() => ensureBuilt(), 120_000);
+afterAll(cleanup);
+
+const PACKAGE = JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8")) as { version: string; scripts: Record<string, string> };
+
+/**
+ * This repository as the runner checks the action out (no dist/), with its dependencies (as a
+ * developer's checkout has them) and a build that copies the dist/ this run built, so as not to
+ * compile it all again (package.test.ts checks the real build).
+ */
+function lightCheckout(job: JobEnv): string {
+  // Beside the job's workspace, so that the jobs' cleanup removes it.
+  const checkout = join(job.GITHUB_WORKSPACE, "../action-checkout");
+  mkdirSync(checkout);
+  const build = `node -e "require('node:fs').cpSync(process.argv[1], 'dist', { recursive: true })" ${join(ROOT, "dist")}`;
+  writeFileSync(join(checkout, "package.json"), JSON.stringify({ ...PACKAGE, scripts: { ...PACKAGE.scripts, build } }));
+  for (const linked of ["node_modules", "scripts", "fixtures", "scenarios", "openapi", "graphql", "assets"]) symlinkSync(join(ROOT, linked), join(checkout, linked));
+  return checkout;
+}
 
 const FIXTURE = JSON.parse(readFileSync(join(ROOT, "fixtures/default.json"), "utf8")) as { access: Record<string, string> };
 const NO_BEACONS = "name: no-beacons\nrules:\n  - match: { operation: listBeacons }\n    respond: { error: PLAN_UPGRADE_REQUIRED }\n";
@@ -28,8 +47,8 @@ describe("action.yml", () => {
       ["start", "inputs.stop != 'true'", '"$GITHUB_ACTION_PATH/scripts/action/run.sh" start'],
       ["stop", "inputs.stop == 'true'", '"$GITHUB_ACTION_PATH/scripts/action/run.sh" stop'],
     ]);
-    // Every input but `stop` reaches the script.
-    expect(Object.keys(action.runs.steps[0]!.env!).sort()).toEqual(Object.keys(action.inputs).filter((i) => i !== "stop").map((i) => `LOYALTY_SIM_ACTION_${i.toUpperCase()}`).sort());
+    // Every input reaches the script, which checks each (`stop` too: "yes" would start one).
+    expect(Object.keys(action.runs.steps[0]!.env!).sort()).toEqual(Object.keys(action.inputs).map((i) => `LOYALTY_SIM_ACTION_${i.toUpperCase()}`).sort());
   });
 
   it("the parser can fail: a misspelt key is an error", () => {
@@ -79,19 +98,36 @@ describe("the action's script, run as its steps run it", () => {
     expect(start.code).toBe(1);
     expect(start.stdout).toContain("Scenario sim/bad.yaml is not valid:\n  - rules[0].respond.error:");
     expect(start.stdout).toContain("::error title=loyalty-sim::loyalty-sim exited before it was ready (its output is above)\n");
+    // Its output is shown with workflow commands stopped (a token of that step), so no line of it runs as one.
+    expect(start.stdout).toMatch(/^::stop-commands::([0-9a-f]{32})\n[^]*Scenario sim\/bad\.yaml is not valid[^]*\n::\1::\n::error /);
     expect(start.stdout).not.toContain("no tiers");
     expect([start.env, start.output]).toEqual(["", {}]);
     expect(existsSync(join(env.RUNNER_TEMP, "loyalty-sim/loyalty-sim.pid"))).toBe(false);
   });
 
-  it("version: installs that package (here the packed tarball) into the runner's temp folder and runs it", async () => {
+  it("version: installs that package (here the packed tarball, by a path in the workspace) into the runner's temp folder and runs it", async () => {
     const tarball = await packedTarball();
     const env = job("version", {}, false);
-    const start = await step("start", env, { port: "0", version: tarball, args: "--customers 2 --quiet" });
-    expect([start.code, start.stdout]).toEqual([0, expect.stringContaining(`loyalty-sim: installing ${tarball}\n`)]);
+    mkdirSync(join(env.GITHUB_WORKSPACE, "vendor"));
+    copyFileSync(tarball, join(env.GITHUB_WORKSPACE, "vendor/loyalty-sim.tgz"));
+    const start = await step("start", env, { port: "0", version: "vendor/loyalty-sim.tgz", args: "--customers 2 --quiet" });
+    expect([start.code, start.stdout]).toEqual([0, expect.stringContaining(`loyalty-sim: installing ${join(env.GITHUB_WORKSPACE, "vendor/loyalty-sim.tgz")}\n`)]);
     expect(existsSync(join(env.RUNNER_TEMP, "loyalty-sim/install/node_modules/loyalty-sim/dist/cli/bin.js"))).toBe(true);
     const shop = await fetch(`${start.output.url}/rest_api/v1/shop`, { headers: { "X-Api-Key": "sim_key", "X-Api-Secret": "sim_secret" } });
     expect(shop.status).toBe(200);
+    expect((await step("stop", env, { stop: "true" })).code).toBe(0);
+  });
+
+  it("no loyalty-sim in the job and no version: this action's own checkout, built in the runner's temp folder, never the registry's name", async () => {
+    const jobEnv = job("checkout", {}, false);
+    const env = { ...jobEnv, GITHUB_ACTION_PATH: lightCheckout(jobEnv) };
+    const start = await step("start", env, { port: "0", args: "--customers 1 --quiet" });
+    expect([start.code, start.stdout]).toEqual([0, expect.stringMatching(/^loyalty-sim: no node_modules\/\.bin\/loyalty-sim in the workspace and no version: building this action's own checkout\nloyalty-sim ready at /)]);
+    // Its files copied, its own build run there, and nothing installed from the registry.
+    const copy = join(env.RUNNER_TEMP, "loyalty-sim/action");
+    expect([existsSync(join(copy, "dist/cli/bin.js")), existsSync(join(env.GITHUB_ACTION_PATH, "dist")), existsSync(join(env.RUNNER_TEMP, "loyalty-sim/install"))]).toEqual([true, false, false]);
+    expect(readFileSync(join(env.RUNNER_TEMP, "loyalty-sim/install.log"), "utf8")).toContain(`> loyalty-sim@${PACKAGE.version} build\n`);
+    expect(await (await fetch(`${start.output.url}/__sim/health`)).json()).toMatchObject({ status: "ok", version: PACKAGE.version });
     expect((await step("stop", env, { stop: "true" })).code).toBe(0);
   });
 });

@@ -8,7 +8,7 @@
  */
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync, mkdirSync } from "node:fs";
 import { hostname, tmpdir } from "node:os";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it, type TestContext } from "vitest";
 import { parseConfig } from "../../src/config.js";
 import { startSimulator } from "../../src/index.js";
@@ -120,12 +120,13 @@ describe("issue 26, case 2: two processes on one --data file corrupt it", () => 
   });
 
   it("a lock the file system refuses is a DataFileError saying what to do", async () => {
-    const data = dataIn();
-    mkdirSync(`${data}.lock`);
+    // A name the file system takes, whose lock's temporary name (".NAME.lock.PID.HEX") is too long.
+    // (A folder at the lock path is refused apart: test/persistence/data-lock.test.ts.)
+    const data = join(dirname(dataIn()), `${"s".repeat(240)}.json`);
     await expect(startSimulator({ data })).rejects.toMatchObject({
       name: "DataFileError",
       message: expect.stringMatching(
-        new RegExp(`^Data file ${data} cannot be locked: ${data}\\.lock cannot be made \\(EISDIR: .*\\)\\. Check that folder's permissions \\(or remove ${data}\\.lock if no loyalty-sim uses the file\\), or pass another --data file\\.$`),
+        new RegExp(`^Data file ${data} cannot be locked: ${data}\\.lock cannot be made \\(ENAMETOOLONG: .*\\)\\. Check that folder's permissions \\(or remove ${data}\\.lock if no loyalty-sim uses the file\\), or pass another --data file\\.$`),
       ),
     });
   });

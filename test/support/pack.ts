@@ -6,7 +6,7 @@
  * @module
  */
 import { execFile, execFileSync } from "node:child_process";
-import { copyFileSync, cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, symlinkSync, writeFileSync } from "node:fs";
+import { copyFileSync, cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, statSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join, relative } from "node:path";
 import { promisify } from "node:util";
@@ -49,6 +49,7 @@ function copySources(to: string): void {
   }
   for (const file of files) {
     if (!existsSync(join(ROOT, file))) continue; // deleted, not yet committed
+    if (!statSync(join(ROOT, file)).isFile()) continue; // a worktree's node_modules, linked: git lists the link
     mkdirSync(dirname(join(to, file)), { recursive: true });
     copyFileSync(join(ROOT, file), join(to, file));
   }
