@@ -15,7 +15,7 @@ import { packedTarball } from "../support/pack.js";
 import { actionErrors } from "../support/workflow-parser.js";
 
 const { job, step, cleanup } = actionJobs();
-beforeAll(() => ensureBuilt(), 120_000);
+beforeAll(() => ensureBuilt());
 afterAll(cleanup);
 
 const PACKAGE = JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8")) as { version: string; scripts: Record<string, string> };

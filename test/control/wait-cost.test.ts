@@ -10,6 +10,7 @@ import { Journal } from "../../src/http/journal/journal.js";
 import { Slots } from "../../src/http/journal/slots.js";
 import { inProcessFetch } from "../../src/simulator/in-process.js";
 import { buildSimulator } from "../../src/simulator/simulator.js";
+import { HANG_MS } from "../support/patience.js";
 
 const AUTH = { "X-Api-Key": "sim_key", "X-Api-Secret": "sim_secret" };
 /** An award whose body (about 15 KB) holds "needle" once, near its end: refused (a comment is at
@@ -31,11 +32,11 @@ async function withWaiters(n: number, query: string) {
   // One signal each: a thousand listeners on one signal is what Node warns of as a leak.
   const aborters = Array.from({ length: n }, () => new AbortController());
   const held = aborters.map((aborter) => fetch(`/__sim/requests?${query}`, { signal: aborter.signal }).catch((e: unknown) => e));
-  await expect.poll(() => built.journal.waiting, { timeout: 20_000, interval: 10 }).toBe(n);
+  await expect.poll(() => built.journal.waiting, { timeout: HANG_MS, interval: 10 }).toBe(n);
   const release = async () => {
     for (const aborter of aborters) aborter.abort();
     expect((await Promise.all(held)).every((e) => e instanceof DOMException)).toBe(true);
-    await expect.poll(() => built.journal.waiting, { timeout: 20_000, interval: 10 }).toBe(0);
+    await expect.poll(() => built.journal.waiting, { timeout: HANG_MS, interval: 10 }).toBe(0);
   };
   return { built, award, getShop, release };
 }

@@ -17,20 +17,20 @@ let dir: string;
 beforeAll(() => {
   ensureBuilt();
   dir = mkdtempSync(join(tmpdir(), "loyalty-sim-lock-path-"));
-}, 120_000);
+});
 afterAll(async () => {
   await killAll();
   rmSync(dir, { recursive: true, force: true });
 });
 
 const dataIn = () => join(mkdtempSync(join(dir, "d-")), "state.json");
-const start = (data: string) => runCli(["--port", "0", "--quiet", "--data", data, "--customers", "1"], {}, 20_000);
+const start = (data: string) => runCli(["--port", "0", "--quiet", "--data", data, "--customers", "1"], {});
 const refusal = (data: string, what: string) =>
   `loyalty-sim: Data file ${data} cannot be locked: the lock path ${data}.lock is ${what}, not a lock file loyalty-sim made. ` +
   `loyalty-sim makes its lock file itself and never reads or writes through what is there: remove ${data}.lock (if no loyalty-sim uses the file), or pass another --data file.\n` +
   "Run loyalty-sim --help for the options.\n";
 
-describe("issue 35, item 13: the lock path holds something that is no lock file", { timeout: 30_000 }, () => {
+describe("issue 35, item 13: the lock path holds something that is no lock file", () => {
   it("a dangling symbolic link: exit 2 naming where it points, which does not exist; nothing made there", async () => {
     const data = dataIn();
     const target = join(dir, "nowhere", "lock");
@@ -77,7 +77,7 @@ describe("issue 35, item 13: the lock path holds something that is no lock file"
   });
 });
 
-describe("issue 35, item 13: the data file's own path holds something that is no file", { timeout: 30_000 }, () => {
+describe("issue 35, item 13: the data file's own path holds something that is no file", () => {
   it("a named pipe: exit 2 at once, saying what it is", async () => {
     const data = dataIn();
     execFileSync("mkfifo", [data]);
