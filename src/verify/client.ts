@@ -21,6 +21,13 @@ export { MAX_ANSWER_VALUES, MAX_RUN_ANSWER_BYTES } from "./answer.js";
 /** The target gave no usable answer (unreachable, no answer in time, quota spent): the run stops, exit code 2. */
 export class TargetError extends Error {
   override readonly name = "TargetError";
+  constructor(
+    message: string,
+    /** True when no answer came at all (unreachable, no answer in time): a run stops sending. */
+    readonly noAnswer = false,
+  ) {
+    super(message);
+  }
 }
 
 /** The secret sent on purpose to see a 401: fixed, so it is never derived from the real one. */
@@ -28,6 +35,8 @@ export const WRONG_SECRET = "loyalty-sim-verify-wrong-secret";
 
 /** Requests a full run may send, retries included. */
 export const REQUEST_BUDGET = 150;
+/** What a run that stopped half-way may send beyond its budgets to undo its writes and read the customer (docs/verify.md). */
+export const UNDO_ALLOWANCE = { requests: 10, bytes: 1024 * 1024 };
 /** At most this many requests a second. */
 export const MAX_PER_SECOND = 10;
 const HOUR_MS = 3_600_000;
@@ -74,6 +83,7 @@ export class PoliteClient {
   #remaining: number | undefined;
   /** Bytes of answers read so far, against MAX_RUN_ANSWER_BYTES. */
   #read = 0;
+  #budget = { requests: REQUEST_BUDGET, bytes: MAX_RUN_ANSWER_BYTES };
 
   constructor(options: ClientOptions) {
     this.#o = options;
@@ -101,7 +111,7 @@ export class PoliteClient {
   }
 
   async #once(request: VerifyRequest, line: string): Promise<Exchange> {
-    if (this.sent >= REQUEST_BUDGET) throw new TargetError(`the run's budget of ${REQUEST_BUDGET} requests is spent (retries after 429 count too): stopped before ${line}`);
+    if (this.sent >= this.#budget.requests) throw new TargetError(`the run's budget of ${REQUEST_BUDGET} requests is spent (retries after 429 count too): stopped before ${line}`);
     await this.#pace();
     this.sent++;
     const headers: Record<string, string> = {
@@ -126,9 +136,14 @@ export class PoliteClient {
 
   #secrets = () => [this.#o.apiKey, this.#o.apiSecret];
 
+  /** A run that stopped half-way may go past its budgets by UNDO_ALLOWANCE to undo its writes, once. */
+  allowUndo(): void {
+    this.#budget = { requests: this.sent + UNDO_ALLOWANCE.requests, bytes: this.#read + UNDO_ALLOWANCE.bytes };
+  }
+
   /** The answer within its bounds (one answer's, and what is left of the run's), or a TargetError naming the request. */
   async #fetch(request: VerifyRequest, line: string, headers: Record<string, string>): Promise<OutboundAnswer> {
-    const left = MAX_RUN_ANSWER_BYTES - this.#read;
+    const left = this.#budget.bytes - this.#read;
     const init = { method: request.method, headers, ...(request.body !== undefined && { body: JSON.stringify(request.body) }) };
     try {
       const answer = await sendOutbound(this.#o.fetch, `${this.#o.origin}${request.path}`, init, { timeoutMs: this.#o.timeoutMs ?? TIMEOUT_MS, maxBytes: Math.min(MAX_ANSWER_BYTES, left) });
@@ -136,7 +151,7 @@ export class PoliteClient {
       return answer;
     } catch (error) {
       if (!(error instanceof OutboundError)) throw error;
-      if (error.kind === "no-answer") throw new TargetError(`could not reach ${this.#o.origin} (${line}): ${error.reason}`);
+      if (error.kind === "no-answer") throw new TargetError(`could not reach ${this.#o.origin} (${line}): ${error.reason}`, true);
       if (error.kind === "too-large" && left < MAX_ANSWER_BYTES) {
         throw new TargetError(`${line}: the run's answers together are larger than ${MAX_RUN_ANSWER_BYTES} bytes, the most loyalty-sim reads in one run (docs/limits.md); nothing more was read`);
       }
