@@ -102,7 +102,7 @@ export class PoliteClient {
     }
     for (let attempt = 0; ; attempt++) {
       const exchange = await this.#once(request, line);
-      if (exchange.status !== 429) return exchange;
+      if (exchange.status !== 429) return attempt === 0 ? exchange : { ...exchange, tries: attempt + 1 };
       if (attempt >= MAX_RETRIES) throw new TargetError(`${line} was answered 429 ${MAX_RETRIES + 1} times in a row: the target's quota is spent; run verify again later`);
       const wait = retryAfterSeconds(exchange.headers["retry-after"]);
       if (wait > MAX_RETRY_AFTER_S) throw new TargetError(`${line} was answered 429 with Retry-After ${wait} s (more than ${MAX_RETRY_AFTER_S} s): the target's quota is spent; run verify again later`);

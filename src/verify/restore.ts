@@ -11,7 +11,7 @@ import { show } from "./checks/check.js";
 import { charged, rewardOf } from "./checks/writes/codes.js";
 import { issuedCodes, stampsAdded, tierMoved } from "./checks/writes/record.js";
 import type { Answers, Vars } from "./plan.js";
-import { field, numberField, recordsOf, stringField } from "./read.js";
+import { field, listOf, numberField, recordOf, recordsOf, stringField, type Rec } from "./read.js";
 
 export interface CustomerState {
   balance: number | null;
@@ -24,18 +24,24 @@ export interface CustomerState {
   active: string[] | null;
 }
 
-/** The state read by a customer step and a codes step; null when the customer was not answered as a record. */
+/**
+ * The state read by a customer step and a codes step; null when the customer was not answered as a
+ * record. Only what reads as the contract has it counts (a balance of safe integers, every code a
+ * record with a string id and a boolean `used`): anything else is not read, and the restore lines
+ * come from the run's record instead of from a state that cannot be trusted.
+ */
 export function stateOf(answers: Answers, customerStep: string, codesStep: string): CustomerState | null {
   const customer = answers.data(customerStep);
-  if (!answers.has(customerStep) || answers.get(customerStep).status !== 200 || typeof customer !== "object" || customer === null || Array.isArray(customer)) return null;
-  const codes = answers.has(codesStep) && answers.get(codesStep).status === 200 ? recordsOf(answers.data(codesStep)) : undefined;
-  const tier = field(customer, "vipTierId");
+  if (!answers.has(customerStep) || answers.get(customerStep).status !== 200 || recordOf(customer) === undefined) return null;
+  const listed = answers.has(codesStep) && answers.get(codesStep).status === 200 ? listOf(answers.data(codesStep)) : undefined;
+  const codes = listed?.every((c) => typeof field(c, "id") === "string" && typeof field(c, "used") === "boolean") ? (listed as Rec[]) : undefined;
+  const [balance, tier] = [field(customer, "stampBalance"), field(customer, "vipTierId")];
   return {
-    balance: numberField(customer, "stampBalance") ?? null,
-    tier: typeof tier === "number" && Number.isSafeInteger(tier) ? tier : null,
+    balance: Number.isSafeInteger(balance) ? (balance as number) : null,
+    tier: Number.isSafeInteger(tier) ? (tier as number) : null,
     tierName: stringField(customer, "vipTierName") ?? null,
     codes: codes?.length ?? null,
-    active: codes?.filter((c) => c.used === false).map((c) => (typeof c.id === "string" ? c.id : show(c.id))) ?? null,
+    active: codes?.filter((c) => c.used === false).map((c) => c.id as string) ?? null,
   };
 }
 
@@ -49,7 +55,6 @@ export function describeState(state: CustomerState | null): string {
 /** The forms of a restore line (docs/verify.md lists them). */
 const LINES = {
   void: (base: string, id: string) => `POST ${base}/reward-codes/${id}/void`,
-  voidByText: (base: string, text: string) => `POST ${base}/reward-codes/{the id of code ${show(text)} in GET ${base}/reward-codes}/void`,
   voidNew: (base: string, active: string[] | null) =>
     `POST ${base}/reward-codes/{each id GET ${base}/reward-codes?available=true lists that was not active before the run (${active === null ? "which were is not known" : active.length === 0 ? "none was" : active.join(", ")})}/void`,
   adjust: (base: string, stamps: number) => `POST ${base}/stamps/adjust {"stamps": ${stamps}}`,
@@ -65,9 +70,10 @@ export function restoreRequests(customer: string, before: CustomerState, after: 
   const base = `${API_BASE}/customers/${customer}`;
   const seen = after !== null && after.balance !== null && after.active !== null && before.active !== null;
   const lines = seen ? fromDifference(base, before, after, answers, vars) : fromRecord(base, before, answers, vars);
+  // Without a read after, the record cannot tell whether the award reached a milestone: setting the customer's own tier again is safe either way.
   const moved = seen ? after.tier !== before.tier : tierMoved(answers);
   if (moved && before.tier !== null) lines.push(LINES.tier(base, before.tier));
-  else if (moved) lines.push(`the customer had no tier and now has ${after?.tierName ?? after?.tier}: production offers no way to remove a tier through the API; remove it in the shop's admin`);
+  else if (moved && seen) lines.push(`the customer had no tier and now has ${after.tierName ?? after.tier}: production offers no way to remove a tier through the API; remove it in the shop's admin`);
   return lines;
 }
 
@@ -90,8 +96,9 @@ function fromDifference(base: string, before: CustomerState, after: CustomerStat
 function fromRecord(base: string, before: CustomerState, answers: Answers, vars: Vars): string[] {
   const lines: string[] = [];
   const left = issuedCodes(answers, vars).filter((c) => !c.voided);
-  for (const code of left) if (code.id !== undefined || code.text !== undefined) lines.push(code.id !== undefined ? LINES.void(base, code.id) : LINES.voidByText(base, code.text!));
-  if (left.some((c) => c.id === undefined && c.text === undefined)) lines.push(LINES.voidNew(base, before.active));
+  for (const code of left) if (code.id !== undefined) lines.push(LINES.void(base, code.id));
+  // A code the run could not find by its text (or got none of) is found as the one active now and not before.
+  if (left.some((c) => c.id === undefined)) lines.push(LINES.voidNew(base, before.active));
   const added = stampsAdded(answers);
   if (before.balance === null) return lines;
   if (added === undefined) lines.push(LINES.checkBalance(base, before.balance));

@@ -176,12 +176,15 @@ describe("verify against drifted targets", () => {
     expect(error.name).toBe("TargetError");
     // The adjustment got no answer: it may or may not have gone, so the line says what to read first.
     const base = `/rest_api/v1/customers/${droppedCustomer}`;
-    const before = sim.engine.defaultShop().store.customer(droppedCustomer!)!.balance - 1;
+    // Setting its own tier again is safe, and undoes a milestone the award may have reached.
+    const { balance, vipTierId } = sim.engine.defaultShop().store.customer(droppedCustomer!)!;
+    const before = balance - 1;
     expect(error.message).toBe(
       `could not reach ${proxy.url} (POST ${base}/stamps/adjust): other side closed\n` +
         `The run stopped after it began to write.\n` +
         `By the run's record, customer ${droppedCustomer} may not be as it was. To restore it, send:\n` +
-        `  GET ${base}, then if its stampBalance is not ${before}: POST ${base}/stamps/adjust {"stamps": ${before} minus that stampBalance}`,
+        `  GET ${base}, then if its stampBalance is not ${before}: POST ${base}/stamps/adjust {"stamps": ${before} minus that stampBalance}\n` +
+        `  POST ${base}/tier {"tier_id": ${vipTierId}}`,
     );
   });
 });

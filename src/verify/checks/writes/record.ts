@@ -8,15 +8,16 @@
 import type { Answers, Vars } from "../../plan.js";
 import { at } from "../../read.js";
 
-/** `applied`: answered 200; `refused`: an error envelope with a 4xx; `unknown`: it may or may not have taken effect. */
+/** `applied`: answered 200 at the first try; `refused`: an error envelope with a 4xx; `unknown`: it may or may not have taken effect (or twice). */
 export type Outcome = "applied" | "refused" | "unknown";
 
 /** What came of a write step; undefined when it was not sent. */
 export function outcomeOf(answers: Answers, key: string): Outcome | undefined {
   if (answers.lost(key) !== undefined) return "unknown";
   if (!answers.has(key)) return undefined;
-  const { status, body } = answers.get(key);
-  if (status === 200) return "applied";
+  const { status, body, tries } = answers.get(key);
+  // A write answered 429 and sent again may have taken effect twice, if the target took the first.
+  if (status === 200) return tries === undefined ? "applied" : "unknown";
   if (status >= 400 && status < 500 && typeof at(body, "error", "code") === "string") return "refused";
   return "unknown";
 }
@@ -66,5 +67,5 @@ export function stampsAdded(answers: Answers): number | undefined {
 /** Whether the award stands with no adjustment taken back: the undo may send one. */
 export const awardStands = (answers: Answers) => outcomeOf(answers, "award") === "applied" && ["adjust", "undo.adjust"].every((key) => [undefined, "refused"].includes(outcomeOf(answers, key)));
 
-/** Whether another tier may have been set and the customer's own was not set back. */
-export const tierMoved = (answers: Answers) => mayHaveWritten(answers, "tier.set") && !applied(answers, ["tier.back", "undo.tier"]);
+/** Whether another tier may have been set (by the run, or by the award reaching a milestone) and the customer's own was not set back. */
+export const tierMoved = (answers: Answers) => (mayHaveWritten(answers, "tier.set") || mayHaveWritten(answers, "award")) && !applied(answers, ["tier.back", "undo.tier"]);

@@ -5,9 +5,9 @@
  * first half was sent; whatever is left undone is named by the restore instructions.
  * @module
  */
-import { TargetError } from "../../client.js";
+import { TargetError, type Exchange } from "../../client.js";
 import type { Answers, Step } from "../../plan.js";
-import { field, numberField, recordOf, recordsOf, stringField } from "../../read.js";
+import { field, listOf, recordOf, recordsOf, stringField } from "../../read.js";
 import { dataOf, show } from "../check.js";
 import { UNKNOWN_ID } from "../errors.js";
 
@@ -24,7 +24,7 @@ const writableId = (id: unknown): id is string => typeof id === "string" && /^\d
 /** Listed rewards with a fixed price in stamps (a variable reward's price is the amount asked), cheapest first. */
 export function fixedPriceRewards(answers: Answers): { id: string; name: string; price: number }[] {
   return (recordsOf(answers.data("rewards")) ?? [])
-    .flatMap((r) => (writableId(r.id) && typeof r.price === "number" && Number.isFinite(r.price) && r.exchangeType !== "variable" ? [{ id: r.id, name: typeof r.name === "string" ? r.name : show(r.name), price: r.price }] : []))
+    .flatMap((r) => (writableId(r.id) && typeof r.price === "number" && Number.isSafeInteger(r.price) && r.exchangeType !== "variable" ? [{ id: r.id, name: typeof r.name === "string" ? r.name : show(r.name), price: r.price }] : []))
     .sort((a, b) => a.price - b.price);
 }
 
@@ -72,12 +72,27 @@ export const precheck = step("write.precheck", "getCustomer", {
   },
 });
 
+/** What the run restores must read the same each time: an earlier read of the customer that says otherwise, if any. */
+function differentRead(answers: Answers, answer: Exchange): string | undefined {
+  const readable = (value: unknown) => value === undefined || Number.isSafeInteger(value);
+  for (const key of ["write.precheck", "customer"]) {
+    if (!answers.has(key) || answers.get(key).status !== 200 || !recordOf(answers.data(key))) continue;
+    for (const name of ["stampBalance", "vipTierId"]) {
+      const [was, is] = [field(answers.data(key), name), field(dataOf(answer), name)];
+      if (readable(was) && was !== is) return `${name} ${show(was)} by ${answers.get(key).request}, ${show(is)} by ${answer.request}`;
+    }
+  }
+  return undefined;
+}
+
 export const before = step("before.customer", "getCustomer", {
   binds: ["cheapest", "overpriced", "grantable", "before.tier", "otherTier"],
   bind(answer, { vars, answers }) {
     const data = dataOf(answer);
-    const balance = numberField(data, "stampBalance");
-    if (answer.status !== 200 || balance === undefined) throw new TargetError(`could not read customer ${vars.get("customer")} before writing (${answer.request} answered ${answer.status}${answer.status === 200 ? " without a stampBalance" : ""}): nothing was written`);
+    const balance = field(data, "stampBalance");
+    if (answer.status !== 200 || typeof balance !== "number" || !Number.isSafeInteger(balance)) throw new TargetError(`could not read customer ${vars.get("customer")} before writing (${answer.request} answered ${answer.status}${answer.status === 200 ? " without an integer stampBalance" : ""}): nothing was written`);
+    const differs = differentRead(answers, answer);
+    if (differs) throw new TargetError(`customer ${vars.get("customer")} read differently before writing: ${differs}: nothing was written; run verify again`);
     const rewards = fixedPriceRewards(answers);
     const affordable = rewards.filter((r) => r.price <= balance);
     if (affordable[0]) vars.set("cheapest", affordable[0].id);
@@ -88,8 +103,12 @@ export const before = step("before.customer", "getCustomer", {
     if (rewards[0]) vars.set("grantable", rewards[0].id);
     else vars.miss("grantable", "the shop lists no fixed-price reward");
     const tier = field(data, "vipTierId");
+    // What the run restores must be read right: a tier it cannot read is never written over.
+    if (tier !== undefined && !(Number.isSafeInteger(tier) && (tier as number) >= 0)) {
+      throw new TargetError(`could not read customer ${vars.get("customer")} before writing (${answer.request} answered vipTierId ${show(tier)}): nothing was written`);
+    }
     const tiers = (recordsOf(answers.data("tiers")) ?? []).map((t) => t.id).filter(writableId);
-    if (typeof tier !== "number" || !Number.isSafeInteger(tier) || tier < 0) {
+    if (typeof tier !== "number") {
       vars.miss("before.tier", "the customer has no VIP tier, and production offers no way to remove one (POST /customers/{id}/tier only sets a tier): run with a customer who has a tier to check tier changes");
       return;
     }
@@ -113,7 +132,14 @@ export const FINAL_READS: Step[] = [customerRead("after.customer", []), codes("a
 
 export const writeSteps: Step[] = [
   before,
-  codes("before.codes", []),
+  codes("before.codes", [], {
+    bind(answer, { vars }) {
+      const listed = listOf(dataOf(answer));
+      if (answer.status !== 200 || !listed?.every((c) => typeof field(c, "id") === "string" && typeof field(c, "used") === "boolean")) {
+        throw new TargetError(`could not read customer ${vars.get("customer")}'s reward codes before writing (${answer.request} answered ${answer.status}${answer.status === 200 ? ", not a list of codes each with an id and used" : ""}): nothing was written`);
+      }
+    },
+  }),
   activities("before.activities"),
   step("award", "awardStamps", { body: stamps(1, NOTES.award), ...sent("awarded", "the award") }),
   customerRead("award.customer", ["awarded"]),
