@@ -12,7 +12,7 @@ import { PoliteClient } from "./client.js";
 import { judgeChecks } from "./judge.js";
 import { parseVerifyOptions, type VerifyOptions } from "./options.js";
 import { requestOf, Vars } from "./plan.js";
-import { writeReports } from "./report/index.js";
+import { safeReport, writeReports } from "./report/index.js";
 import type { Report, Status } from "./report/types.js";
 import { StepRunner } from "./runner.js";
 import { dayOf, loadWaivers, type Waiver } from "./waivers.js";
@@ -77,7 +77,8 @@ export async function verify(input: VerifyOptions, deps: VerifyDeps = {}): Promi
     throw await runner.afterStop(error, options.customer ?? "");
   }
 
-  const report = makeReport();
+  // Made safe once, here: the reports written and the one returned (and printed) are the same.
+  const report = safeReport(makeReport(), [connection.apiKey, connection.apiSecret]);
   writeReports(report, options.reports, [connection.apiKey, connection.apiSecret]);
   return { kind: "report", report };
 

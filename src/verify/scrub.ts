@@ -7,6 +7,7 @@
  * @module
  */
 import { escapeXml } from "../coverage/formats.js";
+import { cell } from "./report/markdown.js";
 
 /** What a secret is written as instead. */
 export const REDACTED = "[redacted]";
@@ -27,7 +28,7 @@ export const escapeControls = (text: string) => text.replace(CONTROLS, escapeOne
 export const terminalSafe = (text: string) => text.replace(CONTROLS_BUT_NEWLINE, escapeOne);
 
 /** The ways each renderer escapes text; a secret is looked for in every combination of them. */
-const ENCODINGS: ((text: string) => string)[] = [(t) => JSON.stringify(t).slice(1, -1), escapeXml, (t) => t.replace(/\|/g, "\\|"), escapeControls];
+const ENCODINGS: ((text: string) => string)[] = [(t) => JSON.stringify(t).slice(1, -1), escapeXml, cell, escapeControls, encodeURIComponent];
 
 /** The secrets worth replacing: given, and long enough. */
 const liveSecrets = (secrets: readonly (string | undefined)[]) => secrets.filter((s): s is string => s !== undefined && s.length >= MIN_SECRET_LENGTH);
