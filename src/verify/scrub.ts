@@ -7,7 +7,6 @@
  * @module
  */
 import { escapeXml } from "../coverage/formats.js";
-import { cell } from "./report/markdown.js";
 
 /** What a secret is written as instead. */
 export const REDACTED = "[redacted]";
@@ -26,6 +25,9 @@ export const escapeControls = (text: string) => text.replace(CONTROLS, escapeOne
 
 /** The same for text of several lines (an error message, a report): its newlines kept. */
 export const terminalSafe = (text: string) => text.replace(CONTROLS_BUT_NEWLINE, escapeOne);
+
+/** Text in a Markdown table cell or list item: on one line, no cell broken, no HTML (a target's value could hold an image that calls home). */
+export const cell = (text: string) => text.replace(/\|/g, "\\|").replace(/\n/g, " ").replace(/</g, "&lt;").replace(/>/g, "&gt;");
 
 /** The ways each renderer escapes text; a secret is looked for in every combination of them. */
 const ENCODINGS: ((text: string) => string)[] = [(t) => JSON.stringify(t).slice(1, -1), escapeXml, cell, escapeControls, encodeURIComponent];

@@ -4,11 +4,10 @@
  * @module
  */
 import { describeState } from "../restore.js";
+import { cell } from "../scrub.js";
 import { describeWaiver } from "../waivers.js";
 import type { Report } from "./types.js";
 
-/** Text in a table cell or a list item: on one line, no cell broken, no HTML (a target's value could hold an image that calls home). */
-export const cell = (text: string) => text.replace(/\|/g, "\\|").replace(/\n/g, " ").replace(/</g, "&lt;").replace(/>/g, "&gt;");
 const ICON = { pass: "pass", fail: "**FAIL**", skip: "skip", waived: "waived" } as const;
 
 export function markdownReport(report: Report): string {
