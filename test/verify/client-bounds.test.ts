@@ -7,6 +7,7 @@
  */
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
+import { gzipSync } from "node:zlib";
 import { afterAll, describe, expect, it } from "vitest";
 import { MAX_ANSWER_BYTES } from "../../src/http/outbound.js";
 import { MAX_ANSWER_VALUES, MAX_RUN_ANSWER_BYTES, PoliteClient, TargetError, type ClientOptions } from "../../src/verify/client.js";
@@ -88,6 +89,13 @@ describe("an answer's size", () => {
     const target = await server((_req, res) => res.writeHead(200, { "Content-Length": String(MAX_ANSWER_BYTES + 1) }).end());
     const error = await failure(client(target.origin).send(shop));
     expect(error.message).toBe(`GET /rest_api/v1/shop: the answer is larger than ${MAX_ANSWER_BYTES} bytes (it declared ${MAX_ANSWER_BYTES + 1} bytes), the most loyalty-sim reads of one answer (docs/limits.md); nothing more was read`);
+  });
+
+  it("a compressed answer is bounded by what it inflates to: a gzip bomb is read no further than the bound", async () => {
+    const bomb = gzipSync(Buffer.alloc(4 * MAX_ANSWER_BYTES, 0x20));
+    const target = await server((_req, res) => res.writeHead(200, { "Content-Type": "application/json", "Content-Encoding": "gzip", "Content-Length": String(bomb.length) }).end(bomb));
+    const error = await failure(client(target.origin).send(shop));
+    expect(error.message).toBe(`GET /rest_api/v1/shop: the answer is larger than ${MAX_ANSWER_BYTES} bytes (it went on past that), the most loyalty-sim reads of one answer (docs/limits.md); nothing more was read`);
   });
 
   it("the answers of a run together are bounded too: past it the run stops", async () => {
