@@ -9,7 +9,7 @@
 import { API_BASE } from "../http/base.js";
 import { show } from "./checks/check.js";
 import { charged, rewardOf } from "./checks/writes/codes.js";
-import { issuedCodes, stampsAdded, tierMoved } from "./checks/writes/record.js";
+import { issuedCodes, readsAsCode, stampsAdded, tierMoved } from "./checks/writes/record.js";
 import type { Answers, Vars } from "./plan.js";
 import { field, listOf, numberField, recordOf, recordsOf, stringField, type Rec } from "./read.js";
 
@@ -27,14 +27,14 @@ export interface CustomerState {
 /**
  * The state read by a customer step and a codes step; null when the customer was not answered as a
  * record. Only what reads as the contract has it counts (a balance of safe integers, every code a
- * record with a string id and a boolean `used`): anything else is not read, and the restore lines
+ * record with an id of digits and a boolean `used`): anything else is not read, and the restore lines
  * come from the run's record instead of from a state that cannot be trusted.
  */
 export function stateOf(answers: Answers, customerStep: string, codesStep: string): CustomerState | null {
   const customer = answers.data(customerStep);
   if (!answers.has(customerStep) || answers.get(customerStep).status !== 200 || recordOf(customer) === undefined) return null;
   const listed = answers.has(codesStep) && answers.get(codesStep).status === 200 ? listOf(answers.data(codesStep)) : undefined;
-  const codes = listed?.every((c) => typeof field(c, "id") === "string" && typeof field(c, "used") === "boolean") ? (listed as Rec[]) : undefined;
+  const codes = listed?.every(readsAsCode) ? (listed as Rec[]) : undefined;
   const [balance, tier] = [field(customer, "stampBalance"), field(customer, "vipTierId")];
   return {
     balance: Number.isSafeInteger(balance) ? (balance as number) : null,

@@ -5,8 +5,15 @@
  * restore instructions are decided from it, never from a re-read of a target that failed.
  * @module
  */
+import { RECORD_ID } from "../../../engine/pagination.js";
 import type { Answers, Vars } from "../../plan.js";
-import { at } from "../../read.js";
+import { at, field } from "../../read.js";
+
+/** A code as the run trusts it to say what to void: an id of digits (it goes into a restore line a person pastes) and a boolean `used`. */
+export function readsAsCode(code: unknown): boolean {
+  const id = field(code, "id");
+  return typeof id === "string" && RECORD_ID.test(id) && typeof field(code, "used") === "boolean";
+}
 
 /** `applied`: answered 200 at the first try; `refused`: an error envelope with a 4xx; `unknown`: it may or may not have taken effect (or twice). */
 export type Outcome = "applied" | "refused" | "unknown";

@@ -9,6 +9,7 @@ import { TargetError, type Exchange } from "../../client.js";
 import type { Answers, Step } from "../../plan.js";
 import { field, listOf, recordOf, recordsOf, stringField } from "../../read.js";
 import { dataOf, show } from "../check.js";
+import { readsAsCode } from "./record.js";
 import { UNKNOWN_ID } from "../errors.js";
 
 /** The notes verify writes on its own changes: the customer sees the first two in their history. */
@@ -47,8 +48,8 @@ const findCode = (codeVar: string, idVar: string): Binding => ({
 });
 /** The id of the code with the text `code` in a reward-codes answer's data, when it is listed with one. */
 export function codeIdOf(data: unknown, code: string | undefined): string | undefined {
-  const id = (recordsOf(data) ?? []).find((c) => code !== undefined && c.code === code)?.id;
-  return typeof id === "string" ? id : undefined;
+  const found = (recordsOf(data) ?? []).find((c) => code !== undefined && c.code === code);
+  return readsAsCode(found) ? (found!.id as string) : undefined;
 }
 /** Binds the discount code a redemption or a grant issued. */
 const issued = (name: string, what: string): Binding => ({
@@ -135,8 +136,8 @@ export const writeSteps: Step[] = [
   codes("before.codes", [], {
     bind(answer, { vars }) {
       const listed = listOf(dataOf(answer));
-      if (answer.status !== 200 || !listed?.every((c) => typeof field(c, "id") === "string" && typeof field(c, "used") === "boolean")) {
-        throw new TargetError(`could not read customer ${vars.get("customer")}'s reward codes before writing (${answer.request} answered ${answer.status}${answer.status === 200 ? ", not a list of codes each with an id and used" : ""}): nothing was written`);
+      if (answer.status !== 200 || !listed?.every(readsAsCode)) {
+        throw new TargetError(`could not read customer ${vars.get("customer")}'s reward codes before writing (${answer.request} answered ${answer.status}${answer.status === 200 ? ", not a list of codes each with an id of digits and a boolean used" : ""}): nothing was written`);
       }
     },
   }),
