@@ -92,6 +92,21 @@ function reply(req: IncomingMessage, res: ServerResponse, answer: Reply): void {
   }
 }
 
+/** A server that records every request it gets: where a redirect points, which no client may follow. */
+export async function startBystander() {
+  const hits: string[] = [];
+  const server = createServer((req, res) => {
+    hits.push(`${req.method} ${req.url}`);
+    res.end("{}");
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  afterAll(() => {
+    server.closeAllConnections();
+    server.close();
+  });
+  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, hits };
+}
+
 /** A JSON answer of the stand-in with its body changed. */
 export const withJson = (answer: Forwarded, change: (body: any) => unknown, status = answer.status): Reply => ({
   kind: "answer",

@@ -8,27 +8,10 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { renderReport, TargetError, textReport, verify, type Report } from "../../src/verify/index.js";
-import { customerState, startHostileProxy, type Forwarded } from "../support/hostile.js";
+import { customerState, startBystander, startHostileProxy, type Forwarded } from "../support/hostile.js";
 import { mutate, mutation, type Mutation } from "../support/mutations.js";
 import { followRestore, restoreLinesOf } from "../support/restore-lines.js";
 import { startStandIn, writableCustomers } from "../support/verify.js";
-import { createServer } from "node:http";
-import type { AddressInfo } from "node:net";
-import { afterAll } from "vitest";
-
-async function startElsewhere() {
-  const hits: string[] = [];
-  const server = createServer((req, res) => {
-    hits.push(`${req.method} ${req.url}`);
-    res.end("{}");
-  });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  afterAll(() => {
-    server.closeAllConnections();
-    server.close();
-  });
-  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, hits };
-}
 
 const sim = await startStandIn({ customers: 100 });
 const store = sim.engine.defaultShop().store;
@@ -36,7 +19,7 @@ const customers = writableCustomers(store, 3);
 const credentials = { apiKey: sim.apiKey, apiSecret: sim.apiSecret };
 const standIn = { origin: sim.url, headers: { "X-Api-Key": sim.apiKey, "X-Api-Secret": sim.apiSecret } };
 /** Where redirects point: a server that must never be called. */
-const elsewhere = await startElsewhere();
+const elsewhere = await startBystander();
 /** A run's worst case is a few stalled answers; past this it hangs. */
 const RUN_LIMIT_MS = 60_000;
 
