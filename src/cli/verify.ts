@@ -6,6 +6,7 @@
  */
 import { parseFlags } from "./did-you-mean.js";
 import { exitCodeOf, redact, REPORT_FORMATS, TargetError, textReport, verify, VerifyUsageError, type VerifyOptions } from "../verify/index.js";
+import { terminalSafe } from "../verify/scrub.js";
 
 const KEY_VAR = "LOYALTY_SIM_VERIFY_API_KEY";
 const SECRET_VAR = "LOYALTY_SIM_VERIFY_API_SECRET";
@@ -74,7 +75,8 @@ export function parseVerifyCli(argv: string[], env: Record<string, string | unde
 /** Runs the command; resolves with its exit code. Nothing it writes holds a credential. */
 export async function runVerifyCli(argv: string[], env: Record<string, string | undefined>, io: VerifyIo): Promise<number> {
   let secrets: (string | undefined)[] = [env[KEY_VAR], env[SECRET_VAR]];
-  const say = (write: (text: string) => void, text: string) => write(redact(text, secrets));
+  // The last guard of every line printed: no credential in any form, no control character a target sent to rewrite the terminal.
+  const say = (write: (text: string) => void, text: string) => write(terminalSafe(redact(text, secrets)));
   try {
     const options = parseVerifyCli(argv, env);
     if (options === "help") {

@@ -13,9 +13,20 @@ export const MAX_ANSWER_BYTES = 16 * 1024 * 1024;
 /** A request and the reading of its answer, together. */
 export const OUTBOUND_TIMEOUT_MS = 30_000;
 
-/** The target gave no answer the caller can use; `message` says why, in a phrase. */
+/** Why an answer could not be used: none came, a redirect, too large, or it broke off half-way. */
+export type OutboundFailure = "no-answer" | "redirect" | "too-large" | "broke-off";
+
+/** The target gave no answer the caller can use; `message` says why, in a phrase; `kind` lets the caller word it its own way. */
 export class OutboundError extends Error {
   override readonly name = "OutboundError";
+  constructor(
+    message: string,
+    readonly kind: OutboundFailure = "no-answer",
+    /** For "no-answer", the reason alone (ECONNREFUSED, no answer within 30 s), without "no answer: ". */
+    readonly reason: string = message,
+  ) {
+    super(message);
+  }
 }
 
 export interface OutboundAnswer {
@@ -23,6 +34,8 @@ export interface OutboundAnswer {
   headers: Headers;
   /** The body as UTF-8 text, at most `maxBytes` of it. */
   text: string;
+  /** The bytes the body held, as received. */
+  bytes: number;
 }
 
 export interface OutboundOptions {
@@ -42,22 +55,23 @@ export async function sendOutbound(fetchImpl: typeof fetch, url: string, init: R
   try {
     res = await fetchImpl(url, { ...init, redirect: "manual", signal: AbortSignal.timeout(timeoutMs) });
   } catch (error) {
-    throw new OutboundError(`no answer: ${fetchFailure(error, timeoutMs)}`);
+    const reason = fetchFailure(error, timeoutMs);
+    throw new OutboundError(`no answer: ${reason}`, "no-answer", reason);
   }
   if (res.status >= 300 && res.status < 400) {
     await res.body?.cancel().catch(() => undefined);
-    throw new OutboundError(redirectProblem(res.status, res.headers.get("location"), url));
+    throw new OutboundError(redirectProblem(res.status, res.headers.get("location"), url), "redirect");
   }
   const declared = Number(res.headers.get("content-length") ?? Number.NaN);
   if (Number.isFinite(declared) && declared > maxBytes) {
     await res.body?.cancel().catch(() => undefined);
-    throw new OutboundError(tooLarge(maxBytes, `it declared ${declared} bytes`));
+    throw new OutboundError(tooLarge(maxBytes, `it declared ${declared} bytes`), "too-large");
   }
-  return { status: res.status, headers: res.headers, text: await readWithin(res, maxBytes, timeoutMs) };
+  return { status: res.status, headers: res.headers, ...(await readWithin(res, maxBytes, timeoutMs)) };
 }
 
-async function readWithin(res: Response, maxBytes: number, timeoutMs: number): Promise<string> {
-  if (res.body === null) return "";
+async function readWithin(res: Response, maxBytes: number, timeoutMs: number): Promise<{ text: string; bytes: number }> {
+  if (res.body === null) return { text: "", bytes: 0 };
   const reader = res.body.getReader();
   const chunks: Uint8Array[] = [];
   let bytes = 0;
@@ -68,15 +82,15 @@ async function readWithin(res: Response, maxBytes: number, timeoutMs: number): P
       bytes += value.byteLength;
       if (bytes > maxBytes) {
         await reader.cancel().catch(() => undefined);
-        throw new OutboundError(tooLarge(maxBytes, "it went on past that"));
+        throw new OutboundError(tooLarge(maxBytes, "it went on past that"), "too-large");
       }
       chunks.push(value);
     }
   } catch (error) {
     if (error instanceof OutboundError) throw error;
-    throw new OutboundError(`the answer broke off: ${fetchFailure(error, timeoutMs)}`);
+    throw new OutboundError(`the answer broke off: ${fetchFailure(error, timeoutMs)}`, "broke-off");
   }
-  return new TextDecoder().decode(Buffer.concat(chunks));
+  return { text: new TextDecoder().decode(Buffer.concat(chunks)), bytes };
 }
 
 const tooLarge = (maxBytes: number, why: string) =>

@@ -8,4 +8,4 @@ export { parseVerifyOptions, VerifyUsageError, REPORT_FORMATS, type VerifyOption
 export { TargetError, REQUEST_BUDGET, MAX_PER_SECOND } from "./client.js";
 export { ReadOnlyViolation } from "./read-only.js";
 export { CHECKS, type Basis, type Check } from "./checks/index.js";
-export { textReport, renderReport, redact, exitCodeOf, type Report, type CheckReport, type Status } from "./report/index.js";
+export { textReport, renderReport, redact, safeReport, exitCodeOf, type Report, type CheckReport, type Status } from "./report/index.js";

@@ -5,6 +5,7 @@
  */
 import { describeProblems, Judge, type Check, type Problem } from "./checks/check.js";
 import type { Answers, Vars } from "./plan.js";
+import { failureOf } from "./runner.js";
 import type { CheckReport } from "./report/types.js";
 import { covers, describeWaiver, isExpired, type Waiver } from "./waivers.js";
 
@@ -21,7 +22,13 @@ function judgeOne(check: Check, answers: Answers, vars: Vars): Verdict {
     return { report: { ...base, status: "skip", observed: null, request: null, reason: answers.skipped(notSent) ?? `step ${notSent} was not sent` }, problems: [] };
   }
   const judge = new Judge();
-  check.judge({ answers, vars }, judge);
+  try {
+    check.judge({ answers, vars }, judge);
+  } catch (error) {
+    // A bug in a check, met on an answer no one foresaw: that check fails, the run goes on.
+    const first = check.steps[0];
+    judge.problem(`could not read the answer of ${first !== undefined ? answers.get(first).request : "the run"}: ${failureOf(error)}`);
+  }
   const first = check.steps[0];
   const request = judge.problems.find((p) => p.request !== undefined)?.request ?? (first !== undefined ? answers.get(first).request : null);
   const failed = judge.problems.length > 0;

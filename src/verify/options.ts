@@ -47,6 +47,12 @@ function originOf(target: string): { origin: string } | { problem: string } {
   return { origin: url.origin };
 }
 
+/** A credential goes in a header: visible Latin-1, spaces inside only. The message never echoes it. */
+const credential = z
+  .string()
+  .min(1)
+  .regex(/^[\u0021-\u007e\u00a0-\u00ff](?:[\u0020-\u007e\u00a0-\u00ff]*[\u0021-\u007e\u00a0-\u00ff])?$/, "holds a character an HTTP header cannot carry (a control character such as a newline, one beyond Latin-1, or a space at either end): check it was copied whole");
+
 export const VerifyOptionsSchema = z
   .strictObject({
     target: z.string({ error: `is required: ${TARGET_HELP}` }).transform((target, ctx) => {
@@ -55,8 +61,8 @@ export const VerifyOptionsSchema = z
       ctx.addIssue({ code: "custom", message: found.problem });
       return z.NEVER;
     }),
-    apiKey: z.string().min(1).optional(),
-    apiSecret: z.string().min(1).optional(),
+    apiKey: credential.optional(),
+    apiSecret: credential.optional(),
     allowWrites: z.boolean().default(false),
     customer: z.string().regex(RECORD_ID, "must be a customer id (1 to 20 digits)").optional(),
     plan: z.boolean().default(false),

@@ -8,14 +8,18 @@
 import { OPERATIONS, type OperationId } from "../contract/index.js";
 import { API_BASE, GRAPHQL_PATH } from "../http/base.js";
 import type { Exchange, VerifyRequest } from "./client.js";
+import { dataOfBody } from "./read.js";
 
 export type Phase = "read" | "write";
 
 /** What a step's bind may read and set. */
 export interface BindContext {
-  vars: Vars;
+  vars: VarsView;
   answers: Answers;
 }
+
+/** Vars as a bind or a judge uses them. */
+export type VarsView = Pick<Vars, "get" | "set" | "miss" | "reason">;
 
 export interface Step {
   key: string;
@@ -33,7 +37,12 @@ export interface Step {
   wrongSecret?: true;
   /** Reads what later steps need from its answer; may throw a TargetError to stop the run. */
   bind?: (answer: Exchange, context: BindContext) => void;
+  /** The values `bind` sets or misses, and no other: if it throws, each is missing with why. */
+  binds?: readonly string[];
 }
+
+/** The longest value verify binds from an answer (an id, a cursor, a code). */
+export const MAX_BOUND_LENGTH = 512;
 
 /** Values bound by answers (a customer id, a cursor), or why one could not be. */
 export class Vars {
@@ -41,6 +50,8 @@ export class Vars {
   readonly #missing = new Map<string, string>();
 
   set(name: string, value: string): void {
+    // A target's value goes into later requests' paths: a cursor or id of a megabyte is not sent back.
+    if (value.length > MAX_BOUND_LENGTH) return this.miss(name, `the target gave ${name} ${value.length} characters long, more than the ${MAX_BOUND_LENGTH} verify sends back`);
     this.#values.set(name, value);
     this.#missing.delete(name);
   }
@@ -58,12 +69,27 @@ export class Vars {
   reason(name: string): string {
     return this.#missing.get(name) ?? `${name} was not found (the step that finds it was not sent or failed)`;
   }
+
+  /** The values as a step's bind sees them: it reads any, and sets or misses only those it declares. */
+  forStep(step: Step): VarsView {
+    const declared = new Set(step.binds ?? []);
+    const guard = (name: string) => {
+      if (!declared.has(name)) throw new Error(`verify: step ${step.key} binds ${name}, which it does not declare`);
+    };
+    return {
+      get: (name) => this.get(name),
+      reason: (name) => this.reason(name),
+      set: (name, value) => (guard(name), this.set(name, value)),
+      miss: (name, reason) => (guard(name), this.miss(name, reason)),
+    };
+  }
 }
 
 /** The answers of the steps sent, and why the others were not. */
 export class Answers {
   readonly #answers = new Map<string, { step: Step; exchange: Exchange }>();
   readonly #skipped = new Map<string, string>();
+  readonly #lost = new Map<string, string>();
 
   record(step: Step, exchange: Exchange): void {
     this.#answers.set(step.key, { step, exchange });
@@ -71,6 +97,16 @@ export class Answers {
 
   skip(key: string, reason: string): void {
     this.#skipped.set(key, reason);
+  }
+
+  /** The step was sent and no usable answer came (the run stops): a write may or may not have taken effect. */
+  lose(key: string, reason: string): void {
+    this.#lost.set(key, reason);
+  }
+
+  /** Why a step sent has no answer. */
+  lost(key: string): string | undefined {
+    return this.#lost.get(key);
   }
 
   has(key: string): boolean {
@@ -84,9 +120,9 @@ export class Answers {
     return found.exchange;
   }
 
-  /** The answer's `data`, when the answer is the success envelope. */
-  data(key: string): any {
-    return (this.#answers.get(key)?.exchange.body as { data?: unknown } | undefined)?.data;
+  /** The answer's `data`, whatever it is (read it with the readers of read.ts); undefined for a step not sent. */
+  data(key: string): unknown {
+    return dataOfBody(this.#answers.get(key)?.exchange.body);
   }
 
   /** Why a step was not sent. */

@@ -18,6 +18,8 @@ export interface Exchange {
   method: VerifyRequest["method"];
   path: string;
   wrongSecret: boolean;
+  /** How many times it was sent, when more than once (each 429 before it was waited out and sent again). */
+  tries?: number;
   status: number;
   /** The headers the checks read, by lower-case name (absent ones left out). */
   headers: Record<string, string>;

@@ -7,13 +7,14 @@
  */
 import { CHECKS, stepsOf } from "./checks/index.js";
 import { customerOutcome } from "./checks/writes/customer.js";
-import { PoliteClient, TargetError, type Exchange } from "./client.js";
+import { FINAL_READS } from "./checks/writes/steps.js";
+import { PoliteClient } from "./client.js";
 import { judgeChecks } from "./judge.js";
 import { parseVerifyOptions, type VerifyOptions } from "./options.js";
-import { Answers, needsOf, requestOf, Vars, type Step } from "./plan.js";
-import { writeReports } from "./report/index.js";
+import { requestOf, Vars } from "./plan.js";
+import { safeReport, writeReports } from "./report/index.js";
 import type { Report, Status } from "./report/types.js";
-import { restoreRequests, stateOf } from "./restore.js";
+import { StepRunner } from "./runner.js";
 import { dayOf, loadWaivers, type Waiver } from "./waivers.js";
 
 /** What a test or an embedding program may replace. */
@@ -22,6 +23,8 @@ export interface VerifyDeps {
   fetch?: typeof fetch;
   now?: () => number;
   sleep?: (ms: number) => Promise<void>;
+  /** How long a request and its answer may take (30 s by default). */
+  timeoutMs?: number;
 }
 
 export type VerifyResult = { kind: "plan"; requests: string[] } | { kind: "report"; report: Report };
@@ -34,18 +37,6 @@ async function connect(target: string, options: { apiKey?: string | undefined; a
   const [{ createSelfSimulator }, { IN_PROCESS_ORIGIN }] = await Promise.all([import("./self.js"), import("../simulator/in-process.js")]);
   const sim = createSelfSimulator(options);
   return { fetch: sim.fetch, origin: IN_PROCESS_ORIGIN, apiKey: sim.apiKey, apiSecret: sim.apiSecret, pace: false };
-}
-
-/** The first answer tells whether the target is the loyalty API and takes the credentials. */
-function firstAnswerProblem(exchange: Exchange, origin: string): string | undefined {
-  const body = exchange.body as { success?: unknown; error?: { code?: unknown } } | undefined;
-  if (exchange.status === 401 || exchange.status === 403) {
-    return `the target refused the credentials: ${exchange.request} answered ${exchange.status} ${String(body?.error?.code ?? "")}; check --api-key and --api-secret (and that API access is enabled for the shop)`;
-  }
-  if (typeof body !== "object" || body === null || typeof body.success !== "boolean") {
-    return `${origin} did not answer as the loyalty API does: ${exchange.request} answered ${exchange.status} ${exchange.headers["content-type"] ?? "without a content type"}; --target takes the service's origin, e.g. https://stamp.appydesign.io`;
-  }
-  return undefined;
 }
 
 export async function verify(input: VerifyOptions, deps: VerifyDeps = {}): Promise<VerifyResult> {
@@ -65,6 +56,7 @@ export async function verify(input: VerifyOptions, deps: VerifyDeps = {}): Promi
     left: () => steps.length - index,
     ...(deps.sleep && { sleep: deps.sleep }),
     ...(deps.now && { now: deps.now }),
+    ...(deps.timeoutMs !== undefined && { timeoutMs: deps.timeoutMs }),
   });
 
   if (options.plan) {
@@ -72,34 +64,21 @@ export async function verify(input: VerifyOptions, deps: VerifyDeps = {}): Promi
     return { kind: "plan", requests: client.planned };
   }
 
-  const answers = new Answers();
+  const runner = new StepRunner(client, vars, options.target);
+  const { answers } = runner;
   try {
-    for (; index < steps.length; index++) await runStep(steps[index]!, index === 0);
+    for (; index < steps.length; index++) {
+      const step = steps[index]!;
+      // The pairs are done: whatever one left undone is undone before the customer is read last.
+      if (step === FINAL_READS[0]) await runner.undo();
+      await runner.run(step, index === 0);
+    }
   } catch (error) {
-    if (error instanceof TargetError && answers.has("before.customer")) throw withRestore(error);
-    throw error;
+    throw await runner.afterStop(error, options.customer ?? "");
   }
 
-  async function runStep(step: Step, first: boolean): Promise<void> {
-    const missing = needsOf(step).find((name) => vars.get(name) === undefined);
-    if (missing !== undefined) return answers.skip(step.key, vars.reason(missing));
-    const exchange = (await client.send(requestOf(step, (name) => vars.get(name)!, false)))!;
-    const problem = first ? firstAnswerProblem(exchange, options.target) : undefined;
-    if (problem) throw new TargetError(problem);
-    answers.record(step, exchange);
-    step.bind?.(exchange, { vars, answers });
-  }
-
-  /** The run stopped after it began to write: the error says how to put the customer back. */
-  function withRestore(error: TargetError): TargetError {
-    const before = stateOf(answers, "before.customer", "before.codes");
-    // The run's own record of what it left undone: the customer is not read again from a failing target.
-    const restore = before ? restoreRequests(options.customer!, before, null, vars, {}) : [];
-    if (restore.length === 0) return error;
-    return new TargetError(`${error.message}\nThe run stopped after it began to write: customer ${options.customer} may not be as it was. To restore it, send:\n  ${restore.join("\n  ")}`);
-  }
-
-  const report = makeReport();
+  // Made safe once, here: the reports written and the one returned (and printed) are the same.
+  const report = safeReport(makeReport(), [connection.apiKey, connection.apiSecret]);
   writeReports(report, options.reports, [connection.apiKey, connection.apiSecret]);
   return { kind: "report", report };
 
@@ -117,7 +96,10 @@ export async function verify(input: VerifyOptions, deps: VerifyDeps = {}): Promi
       checks: judged.reports,
       customer: options.allowWrites ? { id: options.customer!, ...customerOutcome(answers, vars) } : null,
       waivers: { unmatched: judged.unmatched, expired: judged.expired },
-      notes: client.slowed ? ["X-RateLimit-Remaining was below the requests the run still had to send: it slowed to one request every 3600/X-RateLimit-Limit seconds"] : [],
+      notes: [
+        ...(client.slowed ? ["X-RateLimit-Remaining was below the requests the run still had to send: it slowed to one request every 3600/X-RateLimit-Limit seconds"] : []),
+        ...(runner.undone.length > 0 ? [`A pair was left half done: the run undid it with ${runner.undone.join("; ")}`] : []),
+      ],
     };
   }
 }

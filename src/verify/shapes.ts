@@ -6,6 +6,7 @@
  */
 import { z } from "@hono/zod-openapi";
 import { timestamp } from "../http/schemas.js";
+import { keyText } from "./read.js";
 
 const strictCache = new WeakMap<z.ZodType, z.ZodType>();
 
@@ -22,7 +23,13 @@ function strict(schema: z.ZodType): z.ZodType {
 }
 
 const pathText = (at: string, path: readonly PropertyKey[]) =>
-  path.reduce<string>((text, key) => (typeof key === "number" ? `${text}[${key}]` : `${text}${text === "" ? "" : "."}${String(key)}`), at);
+  path.reduce<string>((text, key) => (typeof key === "number" ? `${text}[${key}]` : `${text}${text === "" ? "" : "."}${keyText(String(key))}`), at);
+
+/** Keys a target added, as a message names them: a few, each shortened (a target may send thousands, or long ones). */
+function keyList(keys: readonly string[]): string {
+  const named = keys.slice(0, 5).map((k) => `\`${keyText(k)}\``);
+  return `${named.join(", ")}${keys.length > 5 ? ` and ${keys.length - 5} more` : ""}`;
+}
 
 /** What is wrong with `value` as the schema's record (`at` names where it is, e.g. `data[0]`); none when it fits. */
 export function fieldProblems(schema: z.ZodType, value: unknown, at: string): string[] {
@@ -30,7 +37,7 @@ export function fieldProblems(schema: z.ZodType, value: unknown, at: string): st
   if (result.success) return [];
   return result.error.issues.map((issue) => {
     const where = pathText(at, issue.path) || "(the record)";
-    if (issue.code === "unrecognized_keys") return `${where}: ${issue.keys.map((k) => `\`${k}\``).join(", ")} not in the contract`;
+    if (issue.code === "unrecognized_keys") return `${where}: ${keyList(issue.keys)} not in the contract`;
     if (issue.code === "invalid_type" && issue.input === undefined) return `${where}: missing (expected ${issue.expected})`;
     if (issue.code === "invalid_type" && issue.input === null) return `${where}: null (REST leaves null fields out)`;
     return `${where}: ${issue.message}`;

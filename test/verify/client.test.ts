@@ -106,7 +106,7 @@ describe("the polite client's limits and secrets", () => {
     expect(sent.map((s) => (s.init.headers as Record<string, string>)["X-Api-Secret"])).toEqual([SECRET, WRONG_SECRET]);
     const failing = new PoliteClient({ ...clientOptions(), fetch: async () => Promise.reject(new TypeError("fetch failed", { cause: { code: "ECONNREFUSED" } })) });
     const error = await failing.send(get()).catch((e: unknown) => e as Error);
-    expect(error).toEqual(new TargetError("could not reach https://loyalty.example (GET /rest_api/v1/shop): ECONNREFUSED"));
+    expect(error).toEqual(new TargetError("could not reach https://loyalty.example (GET /rest_api/v1/shop): ECONNREFUSED", true));
   });
 
   it("in plan mode writes each request down and sends none", async () => {

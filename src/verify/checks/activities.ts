@@ -4,6 +4,7 @@
  * @module
  */
 import type { Step } from "../plan.js";
+import { recordsOf } from "../read.js";
 import { dataOf, show, succeeded, type Check } from "./check.js";
 import { fieldsCheck } from "./fields.js";
 import { walkCheck, walkSteps } from "./pagination.js";
@@ -15,11 +16,6 @@ export const codes: Step = { key: "codes", phase: "read", op: "listRewardCodes",
 const available: Step = { key: "codes.available", phase: "read", op: "listRewardCodes", params: { id: "{customer}" }, query: { available: "true" } };
 
 export const activitySteps: Step[] = [...activityWalk, codes, available];
-
-interface Code {
-  id?: unknown;
-  used?: unknown;
-}
 
 export const activityChecks: Check[] = [
   fieldsCheck("read.activities.fields", "Activities have the contract's fields", [page1], "each activity's fields, of their types, no field the contract lacks"),
@@ -33,7 +29,7 @@ export const activityChecks: Check[] = [
     steps: [page1.key],
     judge({ answers }, judge) {
       const pages = [page1, page2].filter((s) => answers.has(s.key)).map((s) => answers.get(s.key));
-      const listed = pages.flatMap((p) => ((dataOf(p) as { createdAt?: unknown }[] | undefined) ?? []).map((a) => ({ at: Date.parse(String(a.createdAt)), text: a.createdAt, request: p.request })));
+      const listed = pages.flatMap((p) => (recordsOf(dataOf(p)) ?? []).map((a) => ({ at: typeof a.createdAt === "string" ? Date.parse(a.createdAt) : Number.NaN, text: a.createdAt, request: p.request })));
       listed.forEach((a, i) => {
         if (i > 0 && !(a.at <= listed[i - 1]!.at)) judge.problem(`${show(a.text)} is listed after ${show(listed[i - 1]!.text)}`, a.request);
       });
@@ -51,10 +47,14 @@ export const activityChecks: Check[] = [
     judge({ answers }, judge) {
       const [all, some] = [answers.get(codes.key), answers.get(available.key)];
       if (!succeeded(judge, all) || !succeeded(judge, some)) return;
-      const unused = (dataOf(all) as Code[]).filter((c) => c.used === false).map((c) => c.id);
-      const listed = (dataOf(some) as Code[]).map((c) => c.id);
+      const [allCodes, availableCodes] = [judge.list(all), judge.list(some)];
+      if (!allCodes || !availableCodes) return;
+      // Ids as text before sorting: sort() would call a hostile object's own toString.
+      const idText = (id: unknown) => (typeof id === "string" ? id : show(id));
+      const unused = allCodes.filter((c) => c.used === false).map((c) => idText(c.id));
+      const listed = availableCodes.map((c) => idText(c.id));
       judge.same("available codes", [...listed].sort(), [...unused].sort(), some.request);
-      judge.observed = `${listed.length} of ${(dataOf(all) as Code[]).length} codes available`;
+      judge.observed = `${listed.length} of ${allCodes.length} codes available`;
     },
   },
 ];

@@ -6,6 +6,7 @@
 import { z } from "@hono/zod-openapi";
 import { OPERATIONS } from "../../contract/index.js";
 import { envelope, listEnvelope, pagedEnvelope } from "../../http/schemas.js";
+import { at, field, keyText, recordsOf } from "../read.js";
 import { fieldProblems, instants, OFFSET_INSTANT } from "../shapes.js";
 import { kindOf, show, type Check } from "./check.js";
 import type { JudgeContext } from "./check.js";
@@ -15,7 +16,7 @@ function restAnswers({ answers }: JudgeContext) {
   return answers.all().flatMap(({ step, exchange }) => (step.op === "graphql" ? [] : [{ op: OPERATIONS[step.op], exchange }]));
 }
 
-const isSuccess = (body: unknown) => typeof body === "object" && body !== null && (body as { success?: unknown }).success === true;
+const isSuccess = (body: unknown) => field(body, "success") === true;
 
 const ENVELOPES = { one: envelope(z.unknown()), list: listEnvelope(z.unknown()), page: pagedEnvelope(z.unknown()) };
 
@@ -38,10 +39,11 @@ export const envelopeChecks: Check[] = [
       for (const { op, exchange } of restAnswers(context)) {
         if (exchange.status !== 200 || !isSuccess(exchange.body)) continue;
         seen++;
-        const body = exchange.body as { data?: unknown; meta?: { count?: unknown } };
+        const body = exchange.body;
         for (const problem of fieldProblems(ENVELOPES[op.answer.kind], body, "")) judge.problem(problem, exchange.request, kindOf(problem));
-        if (!("data" in body)) judge.problem("data: missing", exchange.request);
-        if (op.answer.kind === "list" && Array.isArray(body.data)) judge.equal("meta.count", body.meta?.count, body.data.length, exchange.request);
+        const data = field(body, "data");
+        if (data === undefined) judge.problem("data: missing", exchange.request);
+        if (op.answer.kind === "list" && Array.isArray(data)) judge.equal("meta.count", at(body, "meta", "count"), data.length, exchange.request);
       }
       judge.observed = `${seen} success answers in their envelopes`;
     },
@@ -56,10 +58,10 @@ export const envelopeChecks: Check[] = [
     judge(context, judge) {
       let seen = 0;
       for (const { op, exchange } of restAnswers(context)) {
-        const body = exchange.body as { timestamp?: unknown; data?: unknown } | undefined;
+        const body = exchange.body;
         if (typeof body !== "object" || body === null) continue;
-        const found: [string, unknown][] = [["timestamp", body.timestamp]];
-        if (isSuccess(body)) found.push(...instants(op.answer.kind === "one" ? op.answer.schema : z.array(op.answer.schema), body.data, "data"));
+        const found: [string, unknown][] = [["timestamp", field(body, "timestamp")]];
+        if (isSuccess(body)) found.push(...instants(op.answer.kind === "one" ? op.answer.schema : z.array(op.answer.schema), field(body, "data"), "data"));
         for (const [where, value] of found) {
           seen++;
           if (typeof value !== "string" || !OFFSET_INSTANT.test(value)) judge.problem(`${where}: ${show(value)}`, exchange.request, kindOf(where));
@@ -98,13 +100,13 @@ export const envelopeChecks: Check[] = [
     expected: 'every id, customerId and mergedIntoCustomerId a string of digits ("44"); vipTierId an integer whose tier is listed',
     steps: ["tiers"],
     judge(context, judge) {
-      const tierIds = new Set(((context.answers.data("tiers") as { id?: unknown }[] | undefined) ?? []).map((t) => String(t.id)));
+      const tierIds = new Set((recordsOf(context.answers.data("tiers")) ?? []).map((t) => t.id).filter((id) => typeof id === "string"));
       let seen = 0;
       const walk = (value: unknown, where: string, request: string): void => {
         if (Array.isArray(value)) return value.forEach((item, i) => walk(item, `${where}[${i}]`, request));
         if (typeof value !== "object" || value === null) return;
         for (const [key, field] of Object.entries(value)) {
-          const at = `${where}.${key}`;
+          const at = `${where}.${keyText(key)}`;
           if (ID_FIELDS.has(key)) {
             seen++;
             if (typeof field !== "string" || !/^\d+$/.test(field)) judge.problem(`${at}: ${show(field)}, expected a string of digits`, request, kindOf(`${at} not digits`));
@@ -115,7 +117,7 @@ export const envelopeChecks: Check[] = [
           } else walk(field, at, request);
         }
       };
-      for (const { exchange } of restAnswers(context)) if (isSuccess(exchange.body)) walk((exchange.body as { data?: unknown }).data, "data", exchange.request);
+      for (const { exchange } of restAnswers(context)) if (isSuccess(exchange.body)) walk(field(exchange.body, "data"), "data", exchange.request);
       judge.observed = `${seen} ids`;
     },
   },

@@ -9,6 +9,7 @@ import { ERROR_STATUS } from "../../http/errors.js";
 import { ErrorEnvelopeSchema } from "../../http/schemas.js";
 import type { Exchange } from "../client.js";
 import type { Step } from "../plan.js";
+import { at } from "../read.js";
 import type { Check, Judge } from "./check.js";
 
 /** An id no shop has: Shopify's customer ids are long, a program's record ids small. */
@@ -21,11 +22,11 @@ const ANY_OPERATION: readonly ErrorCode[] = ["UNAUTHORIZED", "VALIDATION_ERROR"]
 /** The answer is `code` with its status, in the error envelope. */
 export function judgeError(judge: Judge, answer: Exchange, code: ErrorCode): void {
   const status = ERROR_STATUS[code];
-  const body = answer.body as { error?: { code?: unknown; statusCode?: unknown } } | undefined;
+  const body = answer.body;
   judge.equal("status", answer.status, status, answer.request);
   judge.fields(ErrorEnvelopeSchema, body, "", answer);
-  judge.equal("error.code", body?.error?.code, code, answer.request);
-  judge.equal("error.statusCode", body?.error?.statusCode, status, answer.request);
+  judge.equal("error.code", at(body, "error", "code"), code, answer.request);
+  judge.equal("error.statusCode", at(body, "error", "statusCode"), status, answer.request);
 }
 
 /** A check that each of the steps is refused with `code`, which its operation must document. */
@@ -69,7 +70,7 @@ export const errorChecks: Check[] = [
     judge({ answers }, judge) {
       const answer = answers.get(wrongSecret.key);
       judgeError(judge, answer, "UNAUTHORIZED");
-      judge.equal("error.message", (answer.body as { error?: { message?: unknown } } | undefined)?.error?.message, MESSAGE_401, answer.request);
+      judge.equal("error.message", at(answer.body, "error", "message"), MESSAGE_401, answer.request);
       judge.observed = `401 UNAUTHORIZED "${MESSAGE_401}"`;
     },
   }),

@@ -7,8 +7,9 @@ import type { z } from "@hono/zod-openapi";
 import { OPERATIONS, type OperationId } from "../../contract/index.js";
 import type { Exchange } from "../client.js";
 import type { Step } from "../plan.js";
+import { at as fieldAt, field, listOf, recordOf } from "../read.js";
 import { fieldsOf, inner, isInstant, selection } from "../shapes.js";
-import { dataOf, show, type Check, type Judge } from "./check.js";
+import { brief, dataOf, show, type Check, type Judge } from "./check.js";
 import { WALK_LIMIT } from "./pagination.js";
 
 /** Fields a report names as differing without writing their values: a real customer's details. */
@@ -63,8 +64,8 @@ function compare(judge: Judge, schema: z.ZodType, rest: unknown, graphql: unknow
     return rest.reduce<number>((n, item, i) => n + compare(judge, record, item, graphql[i], `${at}[${i}]`, request), 0);
   }
   const fields = fieldsOf(record);
-  if (fields.length > 0 && typeof rest === "object" && rest !== null && typeof graphql === "object" && graphql !== null) {
-    return fields.reduce((n, [key, field]) => n + compare(judge, field, (rest as Record<string, unknown>)[key], (graphql as Record<string, unknown>)[key], `${at}.${key}`, request), 0);
+  if (fields.length > 0 && recordOf(rest) && recordOf(graphql)) {
+    return fields.reduce((n, [key, schema]) => n + compare(judge, schema, field(rest, key), field(graphql, key), `${at}.${key}`, request), 0);
   }
   if (same(schema, rest, graphql)) return 1;
   const key = at.replace(/^.*\./, "");
@@ -73,14 +74,19 @@ function compare(judge: Judge, schema: z.ZodType, rest: unknown, graphql: unknow
 }
 
 /** The GraphQL answer's data, or a problem for each error it has. */
-function graphqlData(judge: Judge, answer: Exchange): Record<string, unknown> | undefined {
-  const body = answer.body as { data?: Record<string, unknown> | null; errors?: { message?: unknown; path?: unknown }[] } | undefined;
-  for (const error of body?.errors ?? []) judge.problem(`GraphQL error${Array.isArray(error.path) ? ` at ${error.path.join(".")}` : ""}: ${show(error.message)}`, answer.request);
-  if (answer.status !== 200 || typeof body?.data !== "object" || body.data === null) {
+function graphqlData(judge: Judge, answer: Exchange): Readonly<Record<string, unknown>> | undefined {
+  const errors = field(answer.body, "errors");
+  if (errors !== undefined && !Array.isArray(errors)) judge.problem(`errors: ${show(errors)}, expected a list`, answer.request);
+  for (const error of listOf(errors) ?? []) {
+    const path = listOf(field(error, "path"))?.map((p) => (typeof p === "string" || typeof p === "number" ? String(p) : show(p)));
+    judge.problem(`GraphQL error${path ? ` at ${brief(path.join("."))}` : ""}: ${show(field(error, "message"))}`, answer.request);
+  }
+  const data = recordOf(field(answer.body, "data"));
+  if (answer.status !== 200 || !data) {
     judge.problem(`answered ${answer.status} without data`, answer.request);
     return undefined;
   }
-  return body.data;
+  return data;
 }
 
 function twinCheck(id: string, title: string, reads: [string, OperationId][]): Check {
@@ -100,13 +106,14 @@ function twinCheck(id: string, title: string, reads: [string, OperationId][]): C
         const op = OPERATIONS[opId];
         const rest = answers.get(step);
         const twin = op.graphql!.field;
-        const value = op.answer.kind === "page" ? (data[twin] as { items?: unknown } | null)?.items : data[twin];
+        const value = op.answer.kind === "page" ? fieldAt(data, twin, "items") : field(data, twin);
         const schema = op.answer.schema as z.ZodType;
         fields += compare(judge, schema, dataOf(rest), value, twin, answer.request);
         if (op.answer.kind === "page") {
-          const restPage = (rest.body as { meta?: { pagination?: Record<string, unknown> } }).meta?.pagination;
-          const info = (data[twin] as { pageInfo?: Record<string, unknown> } | null)?.pageInfo;
-          for (const flag of ["hasNext", "hasPrevious"]) if (restPage?.[flag] !== info?.[flag]) judge.problem(`${twin}.pageInfo.${flag}: REST ${show(restPage?.[flag])}, GraphQL ${show(info?.[flag])}`, answer.request);
+          for (const flag of ["hasNext", "hasPrevious"]) {
+            const [restFlag, twinFlag] = [fieldAt(rest.body, "meta", "pagination", flag), fieldAt(data, twin, "pageInfo", flag)];
+            if (restFlag !== twinFlag) judge.problem(`${twin}.pageInfo.${flag}: REST ${show(restFlag)}, GraphQL ${show(twinFlag)}`, answer.request);
+          }
         }
       }
       judge.observed = `${fields} fields the same`;

@@ -4,10 +4,10 @@
  * @module
  */
 import { describeState } from "../restore.js";
+import { cell } from "../scrub.js";
 import { describeWaiver } from "../waivers.js";
 import type { Report } from "./types.js";
 
-const cell = (text: string) => text.replace(/\|/g, "\\|").replace(/\n/g, " ");
 const ICON = { pass: "pass", fail: "**FAIL**", skip: "skip", waived: "waived" } as const;
 
 export function markdownReport(report: Report): string {

@@ -5,6 +5,7 @@
  */
 import { OPERATIONS } from "../../../contract/index.js";
 import type { Answers, Step, Vars } from "../../plan.js";
+import { field, listOf } from "../../read.js";
 import { dataOf, show, succeeded, type Check, type Judge } from "../check.js";
 import { errorCheck } from "../errors.js";
 import { BALANCE_STEPS, codeNamed, judgeNewest, lastBalance, stepsBefore, writeCheck } from "./ledger.js";
@@ -30,19 +31,20 @@ function judgeIssue(judge: Judge, answers: Answers, key: string, reward: { name:
   const answer = answers.get(key);
   judge.expected = `a code for ${show(reward?.name)}, stampBalance ${prior === undefined ? "?" : prior + change} (${prior} ${change < 0 ? "-" : "+"} ${Math.abs(change)})`;
   if (!succeeded(judge, answer)) return;
-  const data = dataOf(answer) as { code?: unknown; name?: unknown; stampBalance?: unknown };
+  const data = dataOf(answer);
+  const [code, stampBalance] = [field(data, "code"), field(data, "stampBalance")];
   judge.fields(OPERATIONS.redeemReward.answer.schema, data, "data", answer);
-  if (typeof data.code !== "string" || data.code === "") judge.problem(`code: ${show(data.code)}, expected a discount code`, answer.request);
-  judge.equal("name", data.name, reward?.name, answer.request);
-  if (prior !== undefined) judge.equal("stampBalance", data.stampBalance, prior + change, answer.request);
-  judge.observed = `code issued, balance ${prior} -> ${String(data.stampBalance)}`;
+  if (typeof code !== "string" || code === "") judge.problem(`code: ${show(code)}, expected a discount code`, answer.request);
+  judge.equal("name", field(data, "name"), reward?.name, answer.request);
+  if (prior !== undefined) judge.equal("stampBalance", stampBalance, prior + change, answer.request);
+  judge.observed = `code issued, balance ${prior} -> ${show(stampBalance)}`;
 }
 
 /** The customer read after `key` has the balance `key` answered (or, for a void, the one before the redemption). */
 function judgeReadBack(judge: Judge, answers: Answers, readKey: string, wanted: number | undefined): void {
   const read = answers.get(readKey);
   if (!succeeded(judge, read)) return;
-  judge.equal("the customer's stampBalance", (dataOf(read) as { stampBalance?: unknown }).stampBalance, wanted, read.request);
+  judge.equal("the customer's stampBalance", field(dataOf(read), "stampBalance"), wanted, read.request);
 }
 
 export const codeChecks: Check[] = [
@@ -79,11 +81,13 @@ export const codeChecks: Check[] = [
       const code = vars.get("redeemed.code");
       const [all, some] = [answers.get("redeem.codes"), answers.get("redeem.available")];
       if (!succeeded(judge, all) || !succeeded(judge, some)) return;
+      const [allCodes, availableCodes] = [judge.list(all), judge.list(some)];
+      if (!allCodes || !availableCodes) return;
       const listed = codeNamed(answers, "redeem.codes", code);
-      if (!listed) judge.problem(`code ${code} is not listed`, all.request);
+      if (!listed) judge.problem(`code ${show(code)} is not listed`, all.request);
       else judge.equal("used", listed.used, false, all.request);
-      judge.equal("codes listed", (dataOf(all) as unknown[]).length, ((answers.data("before.codes") as unknown[] | undefined)?.length ?? Number.NaN) + 1, all.request);
-      if (!codeNamed(answers, "redeem.available", code)) judge.problem(`code ${code} is not available`, some.request);
+      judge.equal("codes listed", allCodes.length, (listOf(answers.data("before.codes"))?.length ?? Number.NaN) + 1, all.request);
+      if (!codeNamed(answers, "redeem.available", code)) judge.problem(`code ${show(code)} is not available`, some.request);
       judge.observed = `code listed, used ${show(listed?.used)}`;
     },
   }),
@@ -99,7 +103,7 @@ export const codeChecks: Check[] = [
       judge.expected = `the voided code, and the balance back to ${wanted} (the redemption took ${charged(answers)})`;
       if (succeeded(judge, answer)) {
         judge.fields(OPERATIONS.voidRewardCode.answer.schema, dataOf(answer), "data", answer);
-        judge.equal("id", (dataOf(answer) as { id?: unknown }).id, vars.get("redeemed.codeId"), answer.request);
+        judge.equal("id", field(dataOf(answer), "id"), vars.get("redeemed.codeId"), answer.request);
       }
       judgeReadBack(judge, answers, "void.customer", wanted);
       judge.observed = `balance ${lastBalance(answers, ["redeem"])} -> ${lastBalance(answers, ["void.customer"])}`;
@@ -124,9 +128,9 @@ export const codeChecks: Check[] = [
     judge({ answers, vars }, judge) {
       const code = vars.get("redeemed.code");
       const listed = codeNamed(answers, "void.codes", code);
-      if (!listed) judge.problem(`code ${code} is not listed`, answers.get("void.codes").request);
+      if (!listed) judge.problem(`code ${show(code)} is not listed`, answers.get("void.codes").request);
       else judge.equal("used", listed.used, true, answers.get("void.codes").request);
-      if (codeNamed(answers, "void.available", code)) judge.problem(`code ${code} is still available`, answers.get("void.available").request);
+      if (codeNamed(answers, "void.available", code)) judge.problem(`code ${show(code)} is still available`, answers.get("void.available").request);
       judge.observed = `used ${show(listed?.used)}, not available`;
     },
   }),
@@ -142,7 +146,7 @@ export const codeChecks: Check[] = [
     steps: ["grant", "grant.codes"],
     judge({ answers, vars }, judge) {
       judgeIssue(judge, answers, "grant", fixedPriceRewards(answers).find((r) => r.id === vars.get("grantable")), 0);
-      if (!codeNamed(answers, "grant.codes", vars.get("granted.code"))) judge.problem(`code ${vars.get("granted.code")} is not listed`, answers.get("grant.codes").request);
+      if (!codeNamed(answers, "grant.codes", vars.get("granted.code"))) judge.problem(`code ${show(vars.get("granted.code"))} is not listed`, answers.get("grant.codes").request);
     },
   }),
   writeCheck({

@@ -6,9 +6,9 @@
 import { OPERATIONS } from "../../../contract/index.js";
 import { describeState, restoreRequests, stateOf, type CustomerState } from "../../restore.js";
 import type { Answers, Step, Vars } from "../../plan.js";
+import { field, recordsOf } from "../../read.js";
 import { dataOf, succeeded, type Check, type Judge } from "../check.js";
 import { errorCheck } from "../errors.js";
-import { charged } from "./codes.js";
 import { writeCheck } from "./ledger.js";
 import { writeSteps } from "./steps.js";
 
@@ -17,32 +17,18 @@ const stepOf = (key: string): Step => writeSteps.find((s) => s.key === key)!;
 function judgeTier(judge: Judge, answers: Answers, key: string, tierId: string | undefined): void {
   const answer = answers.get(key);
   if (!succeeded(judge, answer)) return;
-  const data = dataOf(answer) as { vipTierId?: unknown; vipTierName?: unknown };
+  const data = dataOf(answer);
   judge.fields(OPERATIONS.setCustomerTier.answer.schema, data, "data", answer);
-  const tier = ((answers.data("tiers") as { id?: unknown; name?: unknown }[] | undefined) ?? []).find((t) => t.id === tierId);
-  judge.equal("vipTierId", data.vipTierId, Number(tierId), answer.request);
-  judge.equal("vipTierName", data.vipTierName, tier?.name, answer.request);
-}
-
-/** The costs of the codes the run issued, as the target charged them, for the restore instructions. */
-function costs(answers: Answers): { redeemed?: number; overpriced?: number } {
-  const redeemed = charged(answers);
-  const overpriced = answers.has("redeem.overpriced") ? lastBalanceDrop(answers) : undefined;
-  return { ...(redeemed !== undefined && { redeemed }), ...(overpriced !== undefined && { overpriced }) };
-}
-
-/** What an over-priced redemption the target let through took (it should have been refused). */
-function lastBalanceDrop(answers: Answers): number | undefined {
-  const after = (dataOf(answers.get("redeem.overpriced")) as { stampBalance?: unknown } | undefined)?.stampBalance;
-  const prior = (answers.data("void.customer") as { stampBalance?: unknown } | undefined)?.stampBalance;
-  return typeof after === "number" && typeof prior === "number" ? prior - after : undefined;
+  const tier = (recordsOf(answers.data("tiers")) ?? []).find((t) => t.id === tierId);
+  judge.equal("vipTierId", field(data, "vipTierId"), Number(tierId), answer.request);
+  judge.equal("vipTierName", field(data, "vipTierName"), tier?.name, answer.request);
 }
 
 /** The customer before and after the writes, and the requests that restore it (none when it is as found). */
 export function customerOutcome(answers: Answers, vars: Vars): { before: CustomerState | null; after: CustomerState | null; restore: string[] } {
   const before = stateOf(answers, "before.customer", "before.codes");
   const after = stateOf(answers, "after.customer", "after.codes");
-  return { before, after, restore: before ? restoreRequests(vars.get("customer")!, before, after, vars, costs(answers)) : [] };
+  return { before, after, restore: before ? restoreRequests(vars.get("customer")!, before, after, answers, vars) : [] };
 }
 
 export const customerWriteChecks: Check[] = [
@@ -69,12 +55,17 @@ export const customerWriteChecks: Check[] = [
       const { before, after, restore } = customerOutcome(answers, vars);
       judge.expected = `as before the run: ${describeState(before)}`;
       judge.observed = describeState(after);
-      if (!before || !after) return judge.problem("the customer was not read before and after the run");
+      if (!before || !after || before.active === null || after.active === null) {
+        judge.problem("the customer and its codes were not read before and after the run");
+        if (restore.length > 0) judge.problem(`to restore it, send: ${restore.join("; then ")}`);
+        return;
+      }
       const request = answers.get("after.customer").request;
       if (after.balance !== before.balance) judge.problem(`balance ${before.balance} before, ${after.balance} after`, request);
       if (after.tier !== before.tier) judge.problem(`tier ${before.tier ?? "none"} before, ${after.tier ?? "none"} after`, request);
-      const added = after.active.filter((id) => !before.active.includes(id));
-      const gone = before.active.filter((id) => !after.active.includes(id));
+      const [wasActive, isActive] = [new Set(before.active), new Set(after.active)];
+      const added = after.active.filter((id) => !wasActive.has(id));
+      const gone = before.active.filter((id) => !isActive.has(id));
       if (added.length > 0 || gone.length > 0) judge.problem(`active codes: ${added.length > 0 ? `${added.join(", ")} left active` : ""}${added.length > 0 && gone.length > 0 ? "; " : ""}${gone.length > 0 ? `${gone.join(", ")} no longer active` : ""}`, answers.get("after.codes").request);
       if (judge.problems.length > 0 && restore.length > 0) judge.problem(`to restore it, send: ${restore.join("; then ")}`);
     },

@@ -5,7 +5,8 @@
  */
 import { OPERATIONS } from "../../../contract/index.js";
 import type { Step } from "../../plan.js";
-import { dataOf, succeeded, type Check, type Judge } from "../check.js";
+import { field } from "../../read.js";
+import { dataOf, show, succeeded, type Check, type Judge } from "../check.js";
 import { errorCheck } from "../errors.js";
 import type { JudgeContext } from "../check.js";
 import { BALANCE_STEPS, judgeNewest, lastBalance, stepsBefore, writeCheck } from "./ledger.js";
@@ -19,16 +20,17 @@ export function judgeStampResult(judge: Judge, { answers, vars }: JudgeContext, 
   const answer = answers.get(key);
   judge.expected = `stampChange ${change}, stampBalance ${prior === undefined ? "?" : prior + change}${readBack ? ", and the customer reads the same" : ""}`;
   if (!succeeded(judge, answer)) return;
-  const data = dataOf(answer) as { customerId?: unknown; stampChange?: unknown; stampBalance?: unknown };
+  const data = dataOf(answer);
+  const [stampChange, stampBalance] = [field(data, "stampChange"), field(data, "stampBalance")];
   judge.fields(OPERATIONS.awardStamps.answer.schema, data, "data", answer);
-  judge.equal("customerId", data.customerId, vars.get("customer"), answer.request);
-  judge.equal("stampChange", data.stampChange, change, answer.request);
-  if (prior !== undefined) judge.equal("stampBalance", data.stampBalance, prior + change, answer.request);
+  judge.equal("customerId", field(data, "customerId"), vars.get("customer"), answer.request);
+  judge.equal("stampChange", stampChange, change, answer.request);
+  if (prior !== undefined) judge.equal("stampBalance", stampBalance, prior + change, answer.request);
   if (readBack) {
     const read = answers.get(readBack);
-    judge.equal("the customer's stampBalance", (dataOf(read) as { stampBalance?: unknown } | undefined)?.stampBalance, data.stampBalance, read.request);
+    judge.equal("the customer's stampBalance", field(dataOf(read), "stampBalance"), stampBalance, read.request);
   }
-  judge.observed = `stampChange ${String(data.stampChange)}, balance ${prior} -> ${String(data.stampBalance)}`;
+  judge.observed = `stampChange ${show(stampChange)}, balance ${prior} -> ${show(stampBalance)}`;
 }
 
 export const stampChecks: Check[] = [
