@@ -227,7 +227,7 @@ describe("the image's command, replayed", () => {
       LOYALTY_SIM_CUSTOMERS: "4",
     };
     const image = dockerRun([]);
-    const cli = await startCli([], containerEnv(vars), 15_000, image);
+    const cli = await startCli([], containerEnv(vars), HANG_MS, image);
     expect(cli.origin).toBe(`http://127.0.0.1:${port}`);
     expect(cli.banner).toContain("  Credentials: X-Api-Key: docker_key  X-Api-Secret: docker_secret\n  Seed:        3 (4 customers)\n");
     expect(cli.banner).toContain(`  Scenarios:   ${vars.LOYALTY_SIM_SCENARIO}\n`);
@@ -258,7 +258,7 @@ describe("the image's command, replayed", () => {
     expect(down.stderr).toContain(`healthcheck: http://127.0.0.1:${port}/__sim/health:`);
 
     // The next container with the same /data volume starts from the saved state.
-    const again = await startCli([], containerEnv(vars), 15_000, image);
+    const again = await startCli([], containerEnv(vars), HANG_MS, image);
     try {
       expect(again.banner).toContain(`  Seed:        3 (restored from ${vars.LOYALTY_SIM_DATA})\n`);
       const res = await fetch(`${again.origin}/rest_api/v1/customers/${id}`, { headers });
@@ -285,18 +285,18 @@ describe("the image's command, replayed", () => {
   });
 
   it("takes `docker run` arguments as the CLI's flags: --seed 42, and --help", async () => {
-    const cli = await startCli([], containerEnv({ LOYALTY_SIM_PORT: String(await freePort()) }), 15_000, dockerRun(["--seed", "42", "--customers", "3"]));
+    const cli = await startCli([], containerEnv({ LOYALTY_SIM_PORT: String(await freePort()) }), HANG_MS, dockerRun(["--seed", "42", "--customers", "3"]));
     try {
       expect(cli.banner).toContain("  Seed:        42 (3 customers)\n");
     } finally {
       await stopCli(cli);
     }
-    expect(await runCli([], containerEnv({}), 10_000, dockerRun(["--help"]))).toEqual({ code: 0, signal: null, stdout: HELP, stderr: "" });
+    expect(await runCli([], containerEnv({}), HANG_MS, dockerRun(["--help"]))).toEqual({ code: 0, signal: null, stdout: HELP, stderr: "" });
   });
 
   it("starts and passes its healthcheck in another working directory (docker run -w /)", async () => {
     const port = await freePort();
-    const cli = await startCli([], containerEnv({ LOYALTY_SIM_PORT: String(port) }), 15_000, dockerRun([], "/"));
+    const cli = await startCli([], containerEnv({ LOYALTY_SIM_PORT: String(port) }), HANG_MS, dockerRun([], "/"));
     try {
       expect(cli.origin).toBe(`http://127.0.0.1:${port}`);
       expect(await runHealthcheck(port, "/")).toEqual({ code: 0, stderr: "" });

@@ -66,7 +66,7 @@ describe("verify against a fuzzed hostile target", () => {
       { seed: 35_001, numRuns: 40 },
     );
     expect(elsewhere.hits).toEqual([]);
-  }, 300_000);
+  });
 
   it("write mode: no crash, no hang, and the customer as found or restore lines that put it back", async () => {
     await fc.assert(
@@ -82,5 +82,5 @@ describe("verify against a fuzzed hostile target", () => {
       { seed: 35_002, numRuns: 40 },
     );
     expect(elsewhere.hits).toEqual([]);
-  }, 300_000);
+  });
 });

@@ -60,7 +60,7 @@ describe("verify's output with credentials a format escapes", () => {
     const dir = mkdtempSync(join(tmpdir(), "verify-escaped-secrets-"));
     const files = { json: join(dir, "r.json"), junit: join(dir, "r.xml"), markdown: join(dir, "r.md") };
     const reports = Object.entries(files).flatMap(([format, file]) => ["--report", `${format}:${file}`]);
-    const run = await runCli(["verify", "--target", echoing.url, ...reports], ENV, 30_000);
+    const run = await runCli(["verify", "--target", echoing.url, ...reports], ENV);
     expect(run.code).toBe(1);
     const texts: Record<string, string> = { stdout: run.stdout, stderr: run.stderr, json: readFileSync(files.json, "utf8"), junit: readFileSync(files.junit, "utf8"), markdown: readFileSync(files.markdown, "utf8") };
     const read = [...strings(JSON.parse(texts.json!)), ...strings(new XMLParser({ ignoreAttributes: false }).parse(texts.junit!))];

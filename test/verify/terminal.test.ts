@@ -28,7 +28,7 @@ describe("verify's output on a terminal", () => {
         return body;
       });
     });
-    const run = await runCli(["verify", "--target", proxy.url], ENV, 30_000);
+    const run = await runCli(["verify", "--target", proxy.url], ENV);
     expect(run.code).toBe(1);
     expect(run.stdout).not.toMatch(CONTROL);
     expect(run.stdout).toContain("\\u001b[2J");
