@@ -15,7 +15,9 @@ Options:
   --from URL             the service's origin (https://stamp.appydesign.io), or its API base
   --api-key KEY          the shop's API key                                  ${KEY_VAR}
   --api-secret SECRET    the shop's API secret                               ${SECRET_VAR}
-  --out FILE             the fixture to write (serve it with loyalty-sim --fixtures FILE)
+  --out FILE             the fixture to write (serve it with loyalty-sim --fixtures FILE); a file
+                         an earlier import wrote is replaced whole, any other is left alone
+  --force                replace --out even when it is not a file an import wrote
   --customers N|all      customers to copy, oldest first (default 50; 0 for none)
   --activities N         newest activities kept of each customer (default 100)
   --salt SALT            the pseudonyms' salt: the same salt, the same fakes  ${SALT_VAR}
@@ -25,8 +27,9 @@ Options:
   --help                 show this help
 
 Reads with GET only, pages of 1000, at most 10 requests a second, paced under the shop's hourly
-quota (X-RateLimit-*); a 429 is waited out for its Retry-After. Exit code: 0 written, 1 the source
-failed or the file would leak a personal value or code (nothing written), 2 wrong usage.
+quota (X-RateLimit-*); a 429 is waited out for its Retry-After. --out is checked before anything
+is sent. Exit code: 0 written, 1 the source failed or the file would leak a personal value or code
+(nothing written), 2 wrong usage (a bad option, or an --out it cannot or may not write).
 See docs/import.md.
 `;
 
@@ -42,6 +45,7 @@ const IMPORT_OPTIONS = {
   "api-key": { type: "string" },
   "api-secret": { type: "string" },
   out: { type: "string" },
+  force: { type: "boolean" },
   customers: { type: "string" },
   activities: { type: "string" },
   salt: { type: "string" },
@@ -63,6 +67,7 @@ export function parseImportCli(argv: string[], env: Record<string, string | unde
     ...(apiKey && { apiKey }),
     ...(apiSecret && { apiSecret }),
     ...(values.out !== undefined && { out: values.out }),
+    force: values.force ?? false,
     ...(values.customers !== undefined && { customers: values.customers }),
     ...(values.activities !== undefined && { activities: values.activities }),
     ...(salt && { salt }),

@@ -21,6 +21,7 @@ const FLAGS: Record<string, string> = {
   apiKey: "--api-key",
   apiSecret: "--api-secret",
   out: "--out",
+  force: "--force",
   customers: "--customers",
   activities: "--activities",
   salt: "--salt",
@@ -60,6 +61,8 @@ export const ImportOptionsSchema = z
     apiKey: z.string().min(1).optional(),
     apiSecret: z.string().min(1).optional(),
     out: z.string().min(1).optional(),
+    /** Replace `out` even when it is not a file an import wrote. */
+    force: z.boolean().default(false),
     /** How many customers, oldest first, or all of them. */
     customers: z.union([z.literal("all"), count(10_000_000)], { error: "must be a number of customers (0 for none) or all" }).default(50),
     /** The newest activities kept of each customer. */

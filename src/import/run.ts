@@ -9,6 +9,7 @@ import { renameSync, rmSync, writeFileSync } from "node:fs";
 import { FixtureError, parseFixture } from "../program/load.js";
 import { DEFAULT_REFERENCE_DATE } from "../program/schema.js";
 import { PoliteReader } from "./client.js";
+import { checkDestination } from "./destination.js";
 import { originalsOf, pseudonymise, realValues, toFixtureCustomers } from "./customers.js";
 import { findLeaks, type Leak } from "./leaks.js";
 import { parseImportOptions, type ImportOptions } from "./options.js";
@@ -63,6 +64,7 @@ export async function runImport(input: ImportOptions, deps: ImportDeps = {}): Pr
   const options = parseImportOptions(input);
   if (options.plan) return { kind: "plan", lines: plan(options) };
   const out = options.out!;
+  checkDestination(out, options.force);
   const progress = deps.progress ?? (() => {});
   const estimate: Estimate = { total: 0 };
   const reader: PoliteReader = new PoliteReader({
