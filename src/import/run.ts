@@ -9,13 +9,16 @@ import { renameSync, rmSync, writeFileSync } from "node:fs";
 import { FixtureError, parseFixture } from "../program/load.js";
 import { DEFAULT_REFERENCE_DATE } from "../program/schema.js";
 import { PoliteReader } from "./client.js";
+import { ImportError } from "./errors.js";
 import { checkDestination } from "./destination.js";
-import { originalsOf, pseudonymise, realValues, toFixtureCustomers } from "./customers.js";
-import { findLeaks, type Leak } from "./leaks.js";
+import { pseudonymise, toFixtureCustomers } from "./customers.js";
+import { digitsOf } from "./finder.js";
+import { findLeaks, type Leak, type Originals } from "./leaks.js";
+import { finderOf, realValues, type RealValues } from "./originals.js";
 import { parseImportOptions, type ImportOptions } from "./options.js";
 import { mapProgram, newestInstant, type Assumption, type FixtureInput } from "./program.js";
 import { Pseudonyms } from "./pseudonyms.js";
-import { plan, readSource, type Estimate } from "./read.js";
+import { plan, readSource, type Estimate, type SourceData } from "./read.js";
 
 /** The file would hold an original personal value or code: nothing is written. Exit code 1. */
 export class LeakError extends Error {
@@ -32,10 +35,7 @@ export class LeakError extends Error {
   }
 }
 
-/** The fixture made from the source does not load: nothing is written. Exit code 1. */
-export class ImportError extends Error {
-  override readonly name = "ImportError";
-}
+export { ImportError };
 
 export interface ImportDeps {
   fetch?: typeof fetch;
@@ -82,9 +82,9 @@ export async function runImport(input: ImportOptions, deps: ImportDeps = {}): Pr
   const program = mapProgram(source, reader.limit);
   const referenceDate = newestInstant(source);
   const customers = toFixtureCustomers(source, program, referenceDate ?? DEFAULT_REFERENCE_DATE);
-  const found = realValues(source, program);
+  const real = realValues(source, program);
   const salt = options.salt ?? randomBytes(16).toString("hex");
-  const fakes = new Pseudonyms(salt, found.real);
+  const fakes = new Pseudonyms(salt, real);
   const fixture: FixtureInput = {
     assumptions: program.assumptions,
     ...program.fixture,
@@ -92,7 +92,7 @@ export async function runImport(input: ImportOptions, deps: ImportDeps = {}): Pr
     customers: pseudonymise(customers, fakes, options),
   };
 
-  const leaks = findLeaks(fixture, originalsOf(source, found, options));
+  const leaks = findLeaks(fixture, originalsOf(real, source, options));
   if (leaks.length > 0) throw new LeakError(out, leaks);
   try {
     parseFixture(fixture, out);
@@ -110,6 +110,16 @@ export async function runImport(input: ImportOptions, deps: ImportDeps = {}): Pr
     waitedMs: reader.waitedMs,
     assumptions: program.assumptions,
     salted: options.salt !== undefined,
+  };
+}
+
+/** What the leak check looks for, given what was kept on purpose. */
+function originalsOf(real: RealValues, source: SourceData, options: { keepPersonalData: boolean; remapIds: boolean }): Originals {
+  const keep = options.keepPersonalData;
+  return {
+    finder: finderOf(real, { personal: !keep, ids: options.remapIds }),
+    phones: keep ? new Set() : new Set([...real.phones].map(digitsOf)),
+    birthdays: keep ? [] : source.customers.map((c) => c.customer.dateOfBirth),
   };
 }
 
