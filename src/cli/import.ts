@@ -2,9 +2,11 @@
  * `loyalty-sim import`: its flags (over the credential and salt variables), the run, what it says
  * on stdout (the file, the assumptions) and stderr (progress, warnings), the exit code: 0 written,
  * 1 the source failed or the file would not load or would leak (nothing written), 2 wrong usage.
+ * What the source wrote is printed escaped (import/printable.ts): it never acts on the terminal.
  * @module
  */
 import { ImportError, ImportUsageError, KEY_VAR, LeakError, runImport, SALT_VAR, SECRET_VAR, SourceError, type ImportOptions } from "../import/index.js";
+import { oneLine, terminalSafe } from "../import/printable.js";
 import { parseFlags } from "./did-you-mean.js";
 
 export const IMPORT_HELP = `loyalty-sim import: copy a shop's program and customers from production's REST API into a fixture
@@ -92,7 +94,7 @@ const MIN_REDACTED = 6;
 /** Runs the command; resolves with its exit code. Nothing it writes holds a credential or the salt. */
 export async function runImportCli(argv: string[], env: Record<string, string | undefined>, io: ImportIo, deps: { fetch?: typeof fetch } = {}): Promise<number> {
   let secrets: (string | undefined)[] = [env[KEY_VAR], env[SECRET_VAR], env[SALT_VAR]];
-  const say = (write: (text: string) => void, text: string) => write(redact(text, secrets));
+  const say = (write: (text: string) => void, text: string) => write(redact(terminalSafe(text), secrets));
   try {
     const options = parseImportCli(argv, env);
     if (options === "help") {
@@ -110,7 +112,7 @@ export async function runImportCli(argv: string[], env: Record<string, string | 
     const lines = [
       `loyalty-sim import: wrote ${result.file}: the program and ${result.customers} customers${merged}, in ${result.requests} requests${waited}`,
       `Assumed (production does not show these; the file's "assumptions" lists them, edit the fields they name):`,
-      ...result.assumptions.map((a) => `  ${a.path} = ${JSON.stringify(a.value)}: ${a.why}`),
+      ...result.assumptions.map((a) => oneLine(`  ${a.path} = ${JSON.stringify(a.value)}: ${a.why}`)),
       options.keepPersonalData
         ? "Personal data: kept as read (--keep-personal-data); discount codes are fakes of the same shape."
         : `Personal data: names, emails, birthdays and phone-like text are pseudonyms; discount codes are fakes of the same shape; customer ids are ${options.remapIds ? "fakes too" : "kept (--remap-ids replaces them)"}.`,

@@ -156,11 +156,11 @@ const HINTS: Record<number, string> = {
   403: ": the shop's API access is off or its plan has none; see the shop's admin settings",
 };
 
-/** ` CODE` of an error envelope, or nothing. */
+/** ` CODE` of an error envelope when it is one (UPPER_SNAKE, short), else nothing: the source wrote it. */
 function errorCode(body: string): string {
   try {
     const code = (JSON.parse(body) as { error?: { code?: unknown } }).error?.code;
-    return typeof code === "string" ? ` ${code}` : "";
+    return typeof code === "string" && /^[A-Z][A-Z0-9_]{0,63}$/.test(code) ? ` ${code}` : "";
   } catch {
     return "";
   }

@@ -17,6 +17,7 @@ import { findLeaks, type Leak, type Originals } from "./leaks.js";
 import { finderOf, realValues, type RealValues } from "./originals.js";
 import { parseImportOptions, type ImportOptions } from "./options.js";
 import { mapProgram, newestInstant, type Assumption, type FixtureInput } from "./program.js";
+import { oneLine } from "./printable.js";
 import { Pseudonyms } from "./pseudonyms.js";
 import { plan, readSource, type Estimate, type SourceData } from "./read.js";
 
@@ -98,7 +99,7 @@ export async function runImport(input: ImportOptions, deps: ImportDeps = {}): Pr
     parseFixture(fixture, out);
   } catch (error) {
     if (!(error instanceof FixtureError)) throw error;
-    throw new ImportError(`the fixture made from ${options.from} would not load, so it was not written:\n${error.problems.map((p) => `  - ${p}`).join("\n")}\nThe source answered something its documentation does not describe, or this is a bug in loyalty-sim import.`);
+    throw new ImportError(`the fixture made from ${options.from} would not load, so it was not written:\n${error.problems.map((p) => `  - ${oneLine(p)}`).join("\n")}\nThe source answered something its documentation does not describe, or this is a bug in loyalty-sim import.`);
   }
   writeAtomically(out, `${JSON.stringify(fixture, null, 2)}\n`);
   return {
