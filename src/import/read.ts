@@ -91,6 +91,8 @@ export async function readSource(reader: PoliteReader, options: ReadOptions, est
   });
   if (list.more && options.customers === "all") throw new SourceError(`listing customers: the source lists more than ${MAX_CUSTOMERS} customers, the most one import reads; import some with --customers N; nothing was written`);
   const listed = list.items;
+  // What is left is known now, whatever count the first page claimed.
+  estimate.total = reader.sent + 2 * listed.length;
 
   const targets = await mergeTargets(reader, listed, async (id) => {
     estimate.total += 3;
@@ -119,6 +121,7 @@ async function readCustomer(reader: PoliteReader, customer: SourceCustomerRecord
     onCount: (count) => {
       if (count !== null) estimate.total += Math.max(0, Math.ceil(Math.min(wanted, Math.max(0, count)) / PAGE) - 1);
     },
+    unique: (a) => `activity ${a.id}`,
   });
   const codes = (await reader.get(pathOf(listRewardCodes.path, { id: customer.id }), listEnvelope(listRewardCodes.answer.schema))).data;
   return { customer, activities: history.items, cut: history.more, codes };

@@ -78,6 +78,12 @@ describe("issue 35, item 3: pages that never end", () => {
     expect(run.error).toEqual(new SourceError("listing customers: the source listed customer 7000000000001 twice: its pages go round, so the import stopped after 7 requests; nothing was written"));
   });
 
+  it("stops when an activity is listed twice, whatever the cursors say", async () => {
+    const entry = { id: "1", label: "Place an order", stampChange: 1, createdAt: "2026-10-01T09:00:00+00:00" };
+    const run = await importWith((path, sent) => (/^\/customers\/7000000000001\/activities/.test(path) ? page([entry], `fresh-${sent}`) : undefined));
+    expect(run.error).toEqual(new SourceError("listing the activities of customer 7000000000001: the source listed activity 1 twice: its pages go round, so the import stopped after 8 requests; nothing was written"));
+  });
+
   it("stops at an empty page of activities that says more follow, and at a cursor of activities given twice", async () => {
     const activities = /^\/customers\/7000000000001\/activities/;
     const empty = await importWith((path, sent) => (activities.test(path) ? page([], `cursor-${sent}`) : undefined));
