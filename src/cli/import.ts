@@ -5,7 +5,7 @@
  * What the source wrote is printed escaped (import/printable.ts): it never acts on the terminal.
  * @module
  */
-import { ImportError, ImportUsageError, KEY_VAR, LeakError, runImport, SALT_VAR, SECRET_VAR, SourceError, type ImportOptions } from "../import/index.js";
+import { ImportError, ImportUsageError, KEY_VAR, LeakError, runImport, SALT_VAR, SECRET_VAR, SourceError, type ImportDeps, type ImportOptions } from "../import/index.js";
 import { oneLine, terminalSafe } from "../import/printable.js";
 import { parseFlags } from "./did-you-mean.js";
 
@@ -92,7 +92,7 @@ function redact(text: string, secrets: (string | undefined)[]): string {
 const MIN_REDACTED = 6;
 
 /** Runs the command; resolves with its exit code. Nothing it writes holds a credential or the salt. */
-export async function runImportCli(argv: string[], env: Record<string, string | undefined>, io: ImportIo, deps: { fetch?: typeof fetch } = {}): Promise<number> {
+export async function runImportCli(argv: string[], env: Record<string, string | undefined>, io: ImportIo, deps: Omit<ImportDeps, "progress"> = {}): Promise<number> {
   let secrets: (string | undefined)[] = [env[KEY_VAR], env[SECRET_VAR], env[SALT_VAR]];
   const say = (write: (text: string) => void, text: string) => write(redact(terminalSafe(text), secrets));
   try {

@@ -95,6 +95,13 @@ describe("issue 35, item 8: import reads an answer no further than its bound", (
     expect(pulled).toBeLessThanOrEqual(MAX_ANSWER_BYTES + 2 * chunk.length);
   });
 
+  it("refuses an answer nested a million levels deep as one the contract does not describe, without a stack overflow", async () => {
+    const deep: typeof fetch = async () => new Response(`{"success":true,"data":${"[".repeat(1_000_000)}${"]".repeat(1_000_000)},"timestamp":"x"}`, { status: 200 });
+    const run = await importFrom("https://shop.example", deep);
+    expect(run.code).toBe(1);
+    expect(run.err).toBe("loyalty-sim import: GET /rest_api/v1/shop was answered with data: Invalid input: expected object, received array, which the contract (production's documented answers) does not take; nothing was written\n");
+  });
+
   it("refuses a declared length over the bound before reading a byte of it", async () => {
     const source = await server((_req, res) => {
       res.writeHead(200, { "Content-Type": "application/json", "Content-Length": String(10 * MAX_ANSWER_BYTES) });
