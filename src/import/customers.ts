@@ -79,7 +79,9 @@ function fakeAt<T>(path: (string | number)[], keep: boolean, make: () => T): T {
     return make();
   } catch (error) {
     if (!(error instanceof NoRoomError)) throw error;
-    const what = path.at(-1) === "code" || path.at(-1) === "id" || keep ? "correct the value in the shop" : "correct the value in the shop, or import with --keep-personal-data";
+    const field = path.at(-1);
+    const what =
+      field === "id" || field === "mergedIntoCustomerId" ? "import without --remap-ids" : field === "code" || keep ? "correct the value in the shop" : "correct the value in the shop, or import with --keep-personal-data";
     throw new ImportError(`could not make a fake for ${fieldPath(path)}: ${error.message}, so nothing was written; ${what}`);
   }
 }
