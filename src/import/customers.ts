@@ -19,12 +19,21 @@ export type CustomerInput = z.input<typeof fixtureCustomerSchema>;
 export { OPENING_LABEL };
 
 export function toFixtureCustomers(source: SourceData, program: MappedProgram, referenceDate: string): CustomerInput[] {
-  const rules = program.fixture.earnRules;
+  // Looked up through maps, not searched: the source decides how many there are.
+  const rules = new Map<string, number>();
+  for (const r of program.fixture.earnRules) if (!rules.has(r.name)) rules.set(r.name, r.id);
   const prices = new Map(program.fixture.rewards.map((r) => [r.id, r.price]));
   return source.customers.map(({ customer: c, activities, codes }) => {
+    const spends = new Map<string, typeof activities>();
+    for (const a of activities) {
+      if (a.stampChange > 0) continue;
+      const same = spends.get(a.createdAt);
+      if (same) same.push(a);
+      else spends.set(a.createdAt, [a]);
+    }
     const history = [...activities].reverse().map((a) => {
-      const rule = a.stampChange > 0 ? rules.find((r) => r.name === a.label) : undefined;
-      return { label: a.label, stampChange: a.stampChange, createdAt: a.createdAt, ...(rule && { earnRuleId: rule.id }) };
+      const rule = a.stampChange > 0 ? rules.get(a.label) : undefined;
+      return { label: a.label, stampChange: a.stampChange, createdAt: a.createdAt, ...(rule !== undefined && { earnRuleId: rule }) };
     });
     const sum = history.reduce((total, a) => total + a.stampChange, 0);
     // What the history left behind comes in one entry, dated with the oldest entry kept.
@@ -45,7 +54,7 @@ export function toFixtureCustomers(source: SourceData, program: MappedProgram, r
       rewardCodes: codes.map((code) => {
         const rewardId = program.rewardIdOf(code.name)!;
         // A redemption writes its entry at the code's instant: what it took is what a void refunds.
-        const atCode = activities.filter((a) => a.createdAt === code.createdAt && a.stampChange <= 0);
+        const atCode = spends.get(code.createdAt) ?? [];
         const paid = atCode.find((a) => a.label.endsWith(code.name)) ?? atCode[0];
         return { code: code.code, rewardId, used: code.used, cost: paid ? -paid.stampChange : prices.get(rewardId)!, createdAt: code.createdAt };
       }),

@@ -28,7 +28,7 @@ export function findLeaks(file: unknown, originals: Originals): Leak[] {
     if (typeof value === "string") {
       const { text, hits } = originals.finder.find(value);
       const kinds = new Set<Leak["kind"]>(hits.map((hit) => hit.phrase.kind));
-      if (phoneLike(text).some((p) => originals.phones.has(digitsOf(p)))) kinds.add("phone number");
+      if (originals.phones.size > 0 && phoneLike(text).some((p) => originals.phones.has(digitsOf(p)))) kinds.add("phone number");
       for (const kind of kinds) found.push({ kind, path: fieldPath(path) });
     } else if (Array.isArray(value)) {
       value.forEach((item, i) => visit(item, [...path, i]));

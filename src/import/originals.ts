@@ -59,32 +59,27 @@ function* nameLikes(first: Iterable<string>, last: Iterable<string>, full: RealV
   for (const name of last) yield { phrase: { kind: "name", value: name, role: "last" }, text: name };
 }
 
-/** The names the program's names of things hold (not its messages: tier benefits, beacon messages). */
+/**
+ * The names the program's names of things hold: every text of its part of the file (names,
+ * branding, types, icons, settings) but its messages (tier benefits, beacon messages), with the
+ * import's own words (its assumptions, the opening label, the fakes' domains).
+ */
 function programWords(program: MappedProgram, names: { phrase: Phrase; text: string }[]): Set<string> {
-  const { shop, tiers, earnRules, rewards, beacons } = program.fixture;
-  const texts = [
-    shop.programName,
-    shop.stampBrandingSingular,
-    shop.stampBrandingPlural,
-    shop.manualAdjustmentLabel,
-    shop.currency,
-    shop.currencySymbol,
-    ...tiers.map((t) => t.name),
-    ...earnRules.flatMap((r) => [r.name, r.type]),
-    ...rewards.map((r) => r.name),
-    ...beacons.map((b) => b.name),
-    OPENING_LABEL,
-    FILE_WORDS,
-    // The import's own words about what it assumed.
-    JSON.stringify(program.assumptions),
-  ];
+  const { tiers, beacons, ...rest } = program.fixture;
+  const texts = new Set<string>([OPENING_LABEL, FILE_WORDS]);
+  const collect = (value: unknown): void => {
+    if (typeof value === "string") texts.add(value);
+    else if (Array.isArray(value)) value.forEach(collect);
+    else if (value !== null && typeof value === "object") Object.values(value).forEach(collect);
+  };
+  collect(rest);
+  collect(tiers.map(({ benefits: _, ...tier }) => tier));
+  collect(beacons.map(({ message: _, ...beacon }) => beacon));
+  collect(program.assumptions.map((a) => [a.why, a.value]));
   const finder = new Finder();
   for (const { phrase, text } of names) finder.add(phrase, text);
   const found = new Set<string>();
-  for (const text of texts) {
-    if (text === undefined) continue;
-    for (const hit of finder.find(text, { every: true }).hits) found.add(wordKeys(hit.phrase.value).join(" "));
-  }
+  for (const text of texts) for (const hit of finder.find(text, { every: true }).hits) found.add(wordKeys(hit.phrase.value).join(" "));
   return found;
 }
 

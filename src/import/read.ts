@@ -9,7 +9,9 @@ import type { z } from "@hono/zod-openapi";
 import { OPERATIONS } from "../contract/index.js";
 import { API_BASE } from "../http/base.js";
 import { envelope, listEnvelope, pagedEnvelope } from "../http/schemas.js";
+import { MAX_CUSTOMER_CODES } from "../engine/limits.js";
 import { SourceError, type PoliteReader } from "./client.js";
+import { ImportError } from "./errors.js";
 import { mergeTargets } from "./merges.js";
 import { MAX_CUSTOMERS } from "./options.js";
 import { readPages } from "./pages.js";
@@ -124,6 +126,10 @@ async function readCustomer(reader: PoliteReader, customer: SourceCustomerRecord
     unique: (a) => `activity ${a.id}`,
   });
   const codes = (await reader.get(pathOf(listRewardCodes.path, { id: customer.id }), listEnvelope(listRewardCodes.answer.schema))).data;
+  // The fixture would refuse it: said now, before the rest of the quota is spent.
+  if (codes.length > MAX_CUSTOMER_CODES) {
+    throw new ImportError(`customer ${customer.id} holds ${codes.length} reward codes, more than the ${MAX_CUSTOMER_CODES} a customer may hold in a fixture (docs/limits.md): nothing was written; import fewer customers, with --customers N`);
+  }
   return { customer, activities: history.items, cut: history.more, codes };
 }
 
