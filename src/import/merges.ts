@@ -27,14 +27,17 @@ export async function mergeTargets<C extends Merged>(reader: PoliteReader, liste
   const targets: C[] = [];
   for (const start of listed) {
     const chain: string[] = [];
+    // A chain may run through every customer listed: its members are looked up, not searched.
+    const inChain = new Set<string>();
     let at: C = start;
     let read = 0;
     while (!ended.has(at.id)) {
       chain.push(at.id);
+      inChain.add(at.id);
       const into = at.mergedIntoCustomerId;
       if (into === undefined) break;
       if (into === at.id) throw new SourceError(`customer ${into} was merged into itself: the source's merges go round; nothing was written`);
-      if (chain.includes(into)) throw new SourceError(`${described(chain)}, who was merged back into customer ${into}: the source's merges go round; nothing was written`);
+      if (inChain.has(into)) throw new SourceError(`${described(chain)}, who was merged back into customer ${into}: the source's merges go round; nothing was written`);
       let next = known.get(into);
       if (next === undefined) {
         if (++read > MAX_MERGE_DEPTH) {
