@@ -2,7 +2,7 @@
  * How import's Finder reads text (issue 35, item 6): originals as words, in any case and Unicode
  * form, with any separator, never inside a longer word; a code that is only its prefix as written;
  * the longest phrase at a place; and a phrase given many times kept once, so many customers of one
- * name cannot make each lookup long.
+ * name cannot make each lookup long, nor many codes each text's scan.
  */
 import { describe, expect, it } from "vitest";
 import { emailsIn, Finder, type Phrase } from "../../src/import/finder.js";
@@ -38,6 +38,14 @@ describe("import's Finder", () => {
     for (let i = 0; i < 100_000; i++) finder.add(name(i % 2 ? "Ada" : "ADA"));
     let hits = 0;
     for (let i = 0; i < 10_000; i++) hits += finder.find(`Thanks Ada, ${i}`).hits.length;
+    expect(hits).toBe(10_000);
+  });
+
+  it("looks codes that are only their prefix up by their words too: 100,000 of them, 10,000 labels", { timeout: 10_000 }, () => {
+    const finder = new Finder();
+    for (let i = 0; i < 100_000; i++) finder.add({ kind: "discount code", value: `P${i}-` });
+    let hits = 0;
+    for (let i = 0; i < 10_000; i++) hits += finder.find(`Code P${i}- and P${i}-X`).hits.length;
     expect(hits).toBe(10_000);
   });
 });
