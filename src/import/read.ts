@@ -10,6 +10,7 @@ import { OPERATIONS } from "../contract/index.js";
 import { API_BASE } from "../http/base.js";
 import { envelope, listEnvelope, pagedEnvelope } from "../http/schemas.js";
 import { MAX_CUSTOMER_CODES } from "../engine/limits.js";
+import { RECORD_ID } from "../engine/pagination.js";
 import { SourceError, type PoliteReader } from "./client.js";
 import { ImportError } from "./errors.js";
 import { mergeTargets } from "./merges.js";
@@ -93,12 +94,14 @@ export async function readSource(reader: PoliteReader, options: ReadOptions, est
   });
   if (list.more && options.customers === "all") throw new SourceError(`listing customers: the source lists more than ${MAX_CUSTOMERS} customers, the most one import reads; import some with --customers N; nothing was written`);
   const listed = list.items;
+  for (const c of listed) checkIds(c);
   // What is left is known now, whatever count the first page claimed.
   estimate.total = reader.sent + 2 * listed.length;
 
   const targets = await mergeTargets(reader, listed, async (id) => {
     estimate.total += 3;
     const { nextReward: _, ...target } = (await reader.get(pathOf(getCustomer.path, { id }), envelope(getCustomer.answer.schema))).data;
+    checkIds(target);
     return target;
   });
   const customers: SourceCustomer[] = [];
@@ -111,6 +114,13 @@ export async function readSource(reader: PoliteReader, options: ReadOptions, est
     progress(`read customer ${target.id}, whom a customer was merged into (${reader.sent} requests)`);
   }
   return { shop, tiers, earnRules, rewards, beacons, customers, listed: listed.length };
+}
+
+/** A fixture holds ids of 1 to 20 digits: a longer one is said now, before its history is asked for. */
+function checkIds(c: SourceCustomerRecord): void {
+  for (const id of [c.id, c.mergedIntoCustomerId]) {
+    if (id !== undefined && !RECORD_ID.test(id)) throw new ImportError(`the source lists a customer id of ${id.length} digits; a fixture holds ids of 1 to 20 digits, so nothing was written`);
+  }
 }
 
 async function readCustomer(reader: PoliteReader, customer: SourceCustomerRecord, wanted: number, estimate: Estimate): Promise<SourceCustomer> {

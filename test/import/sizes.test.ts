@@ -58,4 +58,11 @@ describe("issue 35: answers as large as the bound allows", () => {
     expect(run.requests).toBe(5 + n / 1000);
     // Seconds when linear (6 s on 2 busy cores); it took 72 s when each step searched the chain.
   }, 40_000);
+
+  it("a customer id of 100,000 digits stops the import once listed: exit 1, before its history is asked for", async () => {
+    const run = await importShop({ program: await program(), customers: [{ record: { ...ada, id: "9".repeat(100_000) }, activities: [], codes: [] }], hidden: [] });
+    expect(run.code).toBe(1);
+    expect(run.err).toBe("loyalty-sim import: the source lists a customer id of 100000 digits; a fixture holds ids of 1 to 20 digits, so nothing was written\n");
+    expect(run.requests).toBe(6);
+  });
 });
