@@ -94,7 +94,7 @@ const MIN_REDACTED = 6;
 /** Runs the command; resolves with its exit code. Nothing it writes holds a credential or the salt. */
 export async function runImportCli(argv: string[], env: Record<string, string | undefined>, io: ImportIo, deps: Omit<ImportDeps, "progress"> = {}): Promise<number> {
   let secrets: (string | undefined)[] = [env[KEY_VAR], env[SECRET_VAR], env[SALT_VAR]];
-  const say = (write: (text: string) => void, text: string) => write(redact(terminalSafe(text), secrets));
+  const say = (write: (text: string) => void, text: string) => write(terminalSafe(redact(text, secrets)));
   try {
     const options = parseImportCli(argv, env);
     if (options === "help") {
