@@ -19,7 +19,7 @@ import { hostileFetch, ORIGIN, type HostileShop, type Hostility } from "../suppo
 import { dir, startSource } from "../support/import.js";
 
 type Json = any;
-const RUNS = 150;
+const RUNS = 500;
 /** A run sends at most this many requests, or it counts as one that never ends. */
 const MAX_REQUESTS = 300;
 const KEY = "fuzz_live_key_1234567";
