@@ -20,6 +20,19 @@ describe("import's Finder", () => {
     expect(found(finder, "Adam, Canada, ada2")).toEqual([["Ada ", "ada"]]);
   });
 
+  it("finds a Latin name whatever its accents, and nothing else for them", () => {
+    const finder = new Finder();
+    finder.add(name("Zoë"));
+    finder.add(name("José"));
+    expect(found(finder, "Zoe, ZOË, Zoe\u0308, Jose and JOSÉ; not Zoey")).toEqual([["Zoë", "Zoe"], ["Zoë", "ZOË"], ["Zoë", "Zoë"], ["José", "Jose"], ["José", "JOSÉ"]]);
+  });
+
+  it("finds a code written without its separators, as a whole run of letters and digits", () => {
+    const finder = new Finder();
+    finder.add({ kind: "discount code", value: "LOYAL-AB12CD" });
+    expect(found(finder, "Code LOYALAB12CD, (loyalab12cd). Not XLOYALAB12CD")).toEqual([["LOYAL-AB12CD", "LOYALAB12CD"], ["LOYAL-AB12CD", "loyalab12cd"]]);
+  });
+
   it("finds a code with any separator, and one that is only its prefix as written", () => {
     const finder = new Finder();
     finder.add({ kind: "discount code", value: "LOYAL-AB12CD" });

@@ -72,6 +72,19 @@ describe("issue 35, item 6: the originals are found however a label writes them"
   });
 });
 
+describe("issue 35: the originals are found without their accents or dashes", () => {
+  it("a name written without its accents, a code written without its dash", async () => {
+    const run = await importMarked((file) => {
+      customer(file, "7000000000004").firstName = "Markedzoë";
+      label(file, "Thanks MARKEDZOE");
+      label(file, "Till code LOYALMK7Q2X.");
+    });
+    expect(run.code).toBe(0);
+    expect(run.text).not.toContain("markedzo");
+    expect(run.text).not.toContain("mk7q2x");
+  });
+});
+
 describe("issue 35, item 6: a customer's name in the program's texts", () => {
   it("a full name in a beacon's message is a leak: exit 1, the field named; written with --keep-personal-data", async () => {
     const change = (file: Json) => (file.beacons[0].message = "Happy birthday Markedada  Markedlovelace!");
