@@ -87,6 +87,7 @@ export async function runImport(input: ImportOptions, deps: ImportDeps = {}): Pr
   const salt = options.salt ?? randomBytes(16).toString("hex");
   const fakes = new Pseudonyms(salt, real);
   const fixture: FixtureInput = {
+    // First: how the next import knows this file as one it may replace (destination.ts, WRITTEN_START).
     assumptions: program.assumptions,
     ...program.fixture,
     ...(referenceDate !== undefined && { generation: { referenceDate } }),
