@@ -2,9 +2,11 @@
  * `loyalty-sim import`: its flags (over the credential and salt variables), the run, what it says
  * on stdout (the file, the assumptions) and stderr (progress, warnings), the exit code: 0 written,
  * 1 the source failed or the file would not load or would leak (nothing written), 2 wrong usage.
+ * What the source wrote is printed escaped (import/printable.ts): it never acts on the terminal.
  * @module
  */
-import { ImportError, ImportUsageError, KEY_VAR, LeakError, runImport, SALT_VAR, SECRET_VAR, SourceError, type ImportOptions } from "../import/index.js";
+import { ImportError, ImportUsageError, KEY_VAR, LeakError, runImport, SALT_VAR, SECRET_VAR, SourceError, type ImportDeps, type ImportOptions } from "../import/index.js";
+import { oneLine, terminalSafe } from "../import/printable.js";
 import { parseFlags } from "./did-you-mean.js";
 
 export const IMPORT_HELP = `loyalty-sim import: copy a shop's program and customers from production's REST API into a fixture
@@ -15,7 +17,9 @@ Options:
   --from URL             the service's origin (https://stamp.appydesign.io), or its API base
   --api-key KEY          the shop's API key                                  ${KEY_VAR}
   --api-secret SECRET    the shop's API secret                               ${SECRET_VAR}
-  --out FILE             the fixture to write (serve it with loyalty-sim --fixtures FILE)
+  --out FILE             the fixture to write (serve it with loyalty-sim --fixtures FILE); a file
+                         an earlier import wrote is replaced whole, any other is left alone
+  --force                replace --out even when it is not a file an import wrote
   --customers N|all      customers to copy, oldest first (default 50; 0 for none)
   --activities N         newest activities kept of each customer (default 100)
   --salt SALT            the pseudonyms' salt: the same salt, the same fakes  ${SALT_VAR}
@@ -25,8 +29,9 @@ Options:
   --help                 show this help
 
 Reads with GET only, pages of 1000, at most 10 requests a second, paced under the shop's hourly
-quota (X-RateLimit-*); a 429 is waited out for its Retry-After. Exit code: 0 written, 1 the source
-failed or the file would leak a personal value or code (nothing written), 2 wrong usage.
+quota (X-RateLimit-*); a 429 is waited out for its Retry-After. --out is checked before anything
+is sent. Exit code: 0 written, 1 the source failed or the file would leak a personal value or code
+(nothing written), 2 wrong usage (a bad option, or an --out it cannot or may not write).
 See docs/import.md.
 `;
 
@@ -42,6 +47,7 @@ const IMPORT_OPTIONS = {
   "api-key": { type: "string" },
   "api-secret": { type: "string" },
   out: { type: "string" },
+  force: { type: "boolean" },
   customers: { type: "string" },
   activities: { type: "string" },
   salt: { type: "string" },
@@ -63,6 +69,7 @@ export function parseImportCli(argv: string[], env: Record<string, string | unde
     ...(apiKey && { apiKey }),
     ...(apiSecret && { apiSecret }),
     ...(values.out !== undefined && { out: values.out }),
+    force: values.force ?? false,
     ...(values.customers !== undefined && { customers: values.customers }),
     ...(values.activities !== undefined && { activities: values.activities }),
     ...(salt && { salt }),
@@ -85,9 +92,9 @@ function redact(text: string, secrets: (string | undefined)[]): string {
 const MIN_REDACTED = 6;
 
 /** Runs the command; resolves with its exit code. Nothing it writes holds a credential or the salt. */
-export async function runImportCli(argv: string[], env: Record<string, string | undefined>, io: ImportIo, deps: { fetch?: typeof fetch } = {}): Promise<number> {
+export async function runImportCli(argv: string[], env: Record<string, string | undefined>, io: ImportIo, deps: Omit<ImportDeps, "progress"> = {}): Promise<number> {
   let secrets: (string | undefined)[] = [env[KEY_VAR], env[SECRET_VAR], env[SALT_VAR]];
-  const say = (write: (text: string) => void, text: string) => write(redact(text, secrets));
+  const say = (write: (text: string) => void, text: string) => write(terminalSafe(redact(text, secrets)));
   try {
     const options = parseImportCli(argv, env);
     if (options === "help") {
@@ -105,7 +112,7 @@ export async function runImportCli(argv: string[], env: Record<string, string | 
     const lines = [
       `loyalty-sim import: wrote ${result.file}: the program and ${result.customers} customers${merged}, in ${result.requests} requests${waited}`,
       `Assumed (production does not show these; the file's "assumptions" lists them, edit the fields they name):`,
-      ...result.assumptions.map((a) => `  ${a.path} = ${JSON.stringify(a.value)}: ${a.why}`),
+      ...result.assumptions.map((a) => oneLine(`  ${a.path} = ${JSON.stringify(a.value)}: ${a.why}`)),
       options.keepPersonalData
         ? "Personal data: kept as read (--keep-personal-data); discount codes are fakes of the same shape."
         : `Personal data: names, emails, birthdays and phone-like text are pseudonyms; discount codes are fakes of the same shape; customer ids are ${options.remapIds ? "fakes too" : "kept (--remap-ids replaces them)"}.`,

@@ -5,11 +5,14 @@
  * checks each answer against the contract's schema. The credentials go in headers and nowhere
  * else: no error or progress line carries them. verify's client (src/verify) reads Retry-After and
  * a failed fetch alike (http/client-answers.ts); its pace is its own (a small budget, no schemas).
+ * Every request goes out through http/outbound.ts: no redirect followed, an answer read no further
+ * than MAX_ANSWER_BYTES, one timeout for the request and its body.
  * @module
  */
 import type { z } from "zod";
 import { API_BASE } from "../http/base.js";
-import { fetchFailure, retryAfterSeconds } from "../http/client-answers.js";
+import { retryAfterSeconds } from "../http/client-answers.js";
+import { OutboundError, sendOutbound, type OutboundAnswer } from "../http/outbound.js";
 import { VERSION } from "../version.js";
 import { fieldPath } from "../zod-issues.js";
 
@@ -25,7 +28,6 @@ const HOUR_MS = 3_600_000;
 const MAX_RETRIES = 5;
 /** A `Retry-After` longer than an hour (the quota's window) and a minute stops the import instead of waiting. */
 export const MAX_RETRY_AFTER_S = 3_660;
-const TIMEOUT_MS = 30_000;
 
 export interface ReaderOptions {
   /** Scheme, host and port: the API's paths are added to it. */
@@ -85,9 +87,7 @@ export class PoliteReader {
         await this.#wait(wait * 1000, `the source is at its quota (429, Retry-After ${wait} s)`);
         continue;
       }
-      const body = await res.text().catch((error: unknown) => {
-        throw new SourceError(`${line}: the answer broke off: ${fetchFailure(error, TIMEOUT_MS)}`);
-      });
+      const body = res.text;
       if (res.status !== 200) throw new SourceError(`${line} was answered ${res.status}${errorCode(body)}${HINTS[res.status] ?? ""}`);
       let json: unknown;
       try {
@@ -104,18 +104,18 @@ export class PoliteReader {
     }
   }
 
-  async #once(line: string): Promise<Response> {
+  async #once(line: string): Promise<OutboundAnswer> {
     await this.#pace();
     this.sent++;
-    let res: Response;
+    let res: OutboundAnswer;
     try {
-      res = await this.#o.fetch(`${this.#o.origin}${line.slice(4)}`, {
+      res = await sendOutbound(this.#o.fetch, `${this.#o.origin}${line.slice(4)}`, {
         method: "GET",
         headers: { Accept: "application/json", "User-Agent": `loyalty-sim-import/${VERSION}`, "X-Api-Key": this.#o.apiKey, "X-Api-Secret": this.#o.apiSecret },
-        signal: AbortSignal.timeout(TIMEOUT_MS),
       });
     } catch (error) {
-      throw new SourceError(`could not reach ${this.#o.origin} (${line}): ${fetchFailure(error, TIMEOUT_MS)}`);
+      if (!(error instanceof OutboundError)) throw error;
+      throw new SourceError(`${line} to ${this.#o.origin} failed: ${error.message}; nothing was written`);
     }
     const limit = Number(res.headers.get("x-ratelimit-limit") ?? Number.NaN);
     const remaining = Number(res.headers.get("x-ratelimit-remaining") ?? Number.NaN);
@@ -156,11 +156,11 @@ const HINTS: Record<number, string> = {
   403: ": the shop's API access is off or its plan has none; see the shop's admin settings",
 };
 
-/** ` CODE` of an error envelope, or nothing. */
+/** ` CODE` of an error envelope when it is one (UPPER_SNAKE, short), else nothing: the source wrote it. */
 function errorCode(body: string): string {
   try {
     const code = (JSON.parse(body) as { error?: { code?: unknown } }).error?.code;
-    return typeof code === "string" ? ` ${code}` : "";
+    return typeof code === "string" && /^[A-Z][A-Z0-9_]{0,63}$/.test(code) ? ` ${code}` : "";
   } catch {
     return "";
   }

@@ -7,23 +7,33 @@
  */
 import type { z } from "zod";
 import type { fixtureCustomerSchema } from "../program/fixture-customers.js";
-import { phoneLike, EMAIL } from "./finder.js";
-import type { Originals } from "./leaks.js";
+import { fieldPath } from "../zod-issues.js";
+import { ImportError } from "./errors.js";
+import { OPENING_LABEL } from "./originals.js";
 import type { MappedProgram } from "./program.js";
-import type { Pseudonyms, RealValues } from "./pseudonyms.js";
-import type { SourceCustomer, SourceData } from "./read.js";
+import { NoRoomError, type Pseudonyms } from "./pseudonyms.js";
+import type { SourceData } from "./read.js";
 
 export type CustomerInput = z.input<typeof fixtureCustomerSchema>;
 
-export const OPENING_LABEL = "Opening balance (older history not imported)";
+export { OPENING_LABEL };
 
 export function toFixtureCustomers(source: SourceData, program: MappedProgram, referenceDate: string): CustomerInput[] {
-  const rules = program.fixture.earnRules;
+  // Looked up through maps, not searched: the source decides how many there are.
+  const rules = new Map<string, number>();
+  for (const r of program.fixture.earnRules) if (!rules.has(r.name)) rules.set(r.name, r.id);
   const prices = new Map(program.fixture.rewards.map((r) => [r.id, r.price]));
   return source.customers.map(({ customer: c, activities, codes }) => {
+    const spends = new Map<string, typeof activities>();
+    for (const a of activities) {
+      if (a.stampChange > 0) continue;
+      const same = spends.get(a.createdAt);
+      if (same) same.push(a);
+      else spends.set(a.createdAt, [a]);
+    }
     const history = [...activities].reverse().map((a) => {
-      const rule = a.stampChange > 0 ? rules.find((r) => r.name === a.label) : undefined;
-      return { label: a.label, stampChange: a.stampChange, createdAt: a.createdAt, ...(rule && { earnRuleId: rule.id }) };
+      const rule = a.stampChange > 0 ? rules.get(a.label) : undefined;
+      return { label: a.label, stampChange: a.stampChange, createdAt: a.createdAt, ...(rule !== undefined && { earnRuleId: rule }) };
     });
     const sum = history.reduce((total, a) => total + a.stampChange, 0);
     // What the history left behind comes in one entry, dated with the oldest entry kept.
@@ -44,7 +54,7 @@ export function toFixtureCustomers(source: SourceData, program: MappedProgram, r
       rewardCodes: codes.map((code) => {
         const rewardId = program.rewardIdOf(code.name)!;
         // A redemption writes its entry at the code's instant: what it took is what a void refunds.
-        const atCode = activities.filter((a) => a.createdAt === code.createdAt && a.stampChange <= 0);
+        const atCode = spends.get(code.createdAt) ?? [];
         const paid = atCode.find((a) => a.label.endsWith(code.name)) ?? atCode[0];
         return { code: code.code, rewardId, used: code.used, cost: paid ? -paid.stampChange : prices.get(rewardId)!, createdAt: code.createdAt };
       }),
@@ -52,63 +62,35 @@ export function toFixtureCustomers(source: SourceData, program: MappedProgram, r
   });
 }
 
-/** The real values of the customers read, for the pseudonyms to avoid and the leak check to look for. */
-export function realValues(source: SourceData, program: MappedProgram): { real: RealValues; originals: Omit<Originals, "names" | "birthdays" | "ids"> } {
-  const customers = source.customers.map((c) => c.customer);
-  const labels = source.customers.flatMap((c) => c.activities.map((a) => a.label));
-  const { shop, tiers, earnRules, rewards, beacons } = program.fixture;
-  // The texts the file holds as written, and the labels the shop writes itself.
-  const programText = [shop.programName, shop.stampBrandingSingular, shop.stampBrandingPlural, shop.manualAdjustmentLabel, OPENING_LABEL, ...tiers.flatMap((t) => [t.name, t.benefits]), ...earnRules.map((r) => r.name), ...rewards.map((r) => r.name), ...beacons.flatMap((b) => [b.name, b.message])].join("\n");
-  const names = new Set(customers.flatMap((c) => [c.firstName, c.lastName]));
-  const programWords = new Set([...names].filter((name) => wordIn(programText, name)));
-  const emails = new Set([...customers.map((c) => c.email), ...labels.flatMap((l) => [...l.matchAll(EMAIL)].map((m) => m[0]))].filter((e) => e !== "").map((e) => e.toLowerCase()));
-  const codes = new Set(source.customers.flatMap((c) => c.codes.map((code) => code.code)));
-  return {
-    real: {
-      firstNames: new Set(customers.map((c) => c.firstName).filter((n) => n !== "")),
-      lastNames: new Set(customers.map((c) => c.lastName).filter((n) => n !== "")),
-      emails,
-      codes,
-      ids: new Set(customers.map((c) => c.id)),
-      programWords,
-    },
-    originals: { emails, codes, phones: new Set(labels.flatMap(phoneLike)) },
-  };
-}
-
-function wordIn(text: string, word: string): boolean {
-  const escaped = word.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
-  return new RegExp(`(?<![\\p{L}\\p{N}_])${escaped}(?![\\p{L}\\p{N}_])`, "u").test(text);
-}
-
 /** The customers with names, emails, birthdays, phone-like text and codes replaced; ids too with `remapIds`. */
 export function pseudonymise(customers: CustomerInput[], fakes: Pseudonyms, options: { keepPersonalData: boolean; remapIds: boolean }): CustomerInput[] {
   const { keepPersonalData: keep, remapIds } = options;
-  const id = (real: string) => (remapIds ? fakes.customerId(real) : real);
-  return customers.map((c) => ({
-    ...c,
-    id: id(c.id),
-    firstName: keep ? c.firstName : fakes.firstName(c.firstName),
-    lastName: keep ? c.lastName : fakes.lastName(c.lastName),
-    email: keep ? c.email : fakes.email(c.email),
-    ...(c.dateOfBirth !== undefined && { dateOfBirth: keep ? c.dateOfBirth : fakes.birthday(c.dateOfBirth) }),
-    ...(c.mergedIntoCustomerId !== undefined && { mergedIntoCustomerId: id(c.mergedIntoCustomerId) }),
-    activities: (c.activities ?? []).map((a) => ({ ...a, label: fakes.text(a.label, { personal: !keep, remapIds }) })),
-    rewardCodes: (c.rewardCodes ?? []).map((code) => ({ ...code, code: fakes.code(code.code) })),
-  }));
+  return customers.map((c, i) => {
+    // Each fake is made with its field's path at hand, for the error when none can be.
+    const at = <T>(path: (string | number)[], make: () => T): T => fakeAt(["customers", i, ...path], keep, make);
+    const id = (real: string, field: string) => (remapIds ? at([field], () => fakes.customerId(real)) : real);
+    return {
+      ...c,
+      id: id(c.id, "id"),
+      firstName: keep ? c.firstName : at(["firstName"], () => fakes.firstName(c.firstName)),
+      lastName: keep ? c.lastName : at(["lastName"], () => fakes.lastName(c.lastName)),
+      email: keep ? c.email : at(["email"], () => fakes.email(c.email)),
+      ...(c.dateOfBirth !== undefined && { dateOfBirth: keep ? c.dateOfBirth : at(["dateOfBirth"], () => fakes.birthday(c.dateOfBirth!)) }),
+      ...(c.mergedIntoCustomerId !== undefined && { mergedIntoCustomerId: id(c.mergedIntoCustomerId, "mergedIntoCustomerId") }),
+      activities: (c.activities ?? []).map((a, k) => ({ ...a, label: at(["activities", k, "label"], () => fakes.text(a.label, { personal: !keep, remapIds })) })),
+      rewardCodes: (c.rewardCodes ?? []).map((code, k) => ({ ...code, code: at(["rewardCodes", k, "code"], () => fakes.code(code.code)) })),
+    };
+  });
 }
 
-/** Which of the customers' values the leak check looks for, given what was kept on purpose. */
-export function originalsOf(source: SourceData, found: ReturnType<typeof realValues>, options: { keepPersonalData: boolean; remapIds: boolean }): Originals {
-  const { real, originals } = found;
-  const keep = options.keepPersonalData;
-  const names = [...real.firstNames, ...real.lastNames].filter((n) => !real.programWords.has(n));
-  return {
-    names: keep ? [] : names,
-    emails: keep ? new Set() : originals.emails,
-    phones: keep ? new Set() : originals.phones,
-    codes: originals.codes,
-    ids: options.remapIds ? real.ids : new Set(),
-    birthdays: keep ? [] : source.customers.map((c: SourceCustomer) => c.customer.dateOfBirth),
-  };
+function fakeAt<T>(path: (string | number)[], keep: boolean, make: () => T): T {
+  try {
+    return make();
+  } catch (error) {
+    if (!(error instanceof NoRoomError)) throw error;
+    const field = path.at(-1);
+    const what =
+      field === "id" || field === "mergedIntoCustomerId" ? "import without --remap-ids" : field === "code" || keep ? "correct the value in the shop" : "correct the value in the shop, or import with --keep-personal-data";
+    throw new ImportError(`could not make a fake for ${fieldPath(path)}: ${error.message}, so nothing was written; ${what}`);
+  }
 }

@@ -21,6 +21,7 @@ const FLAGS: Record<string, string> = {
   apiKey: "--api-key",
   apiSecret: "--api-secret",
   out: "--out",
+  force: "--force",
   customers: "--customers",
   activities: "--activities",
   salt: "--salt",
@@ -46,6 +47,9 @@ function originOf(from: string): { origin: string } | { problem: string } {
   return { origin: url.origin };
 }
 
+/** The most customers one import reads (`--customers`, and `all`). */
+export const MAX_CUSTOMERS = 10_000_000;
+
 const count = (max: number) =>
   z.union([z.int().min(0).max(max), z.string().regex(/^\d+$/, "must be a number of digits").transform(Number).pipe(z.int().max(max))]);
 
@@ -60,8 +64,10 @@ export const ImportOptionsSchema = z
     apiKey: z.string().min(1).optional(),
     apiSecret: z.string().min(1).optional(),
     out: z.string().min(1).optional(),
+    /** Replace `out` even when it is not a file an import wrote. */
+    force: z.boolean().default(false),
     /** How many customers, oldest first, or all of them. */
-    customers: z.union([z.literal("all"), count(10_000_000)], { error: "must be a number of customers (0 for none) or all" }).default(50),
+    customers: z.union([z.literal("all"), count(MAX_CUSTOMERS)], { error: "must be a number of customers (0 for none) or all" }).default(50),
     /** The newest activities kept of each customer. */
     activities: count(1_000_000).pipe(z.int().min(1, "must be at least 1")).default(100),
     salt: z.string().min(1).optional(),

@@ -50,22 +50,30 @@ export function mapProgram(source: SourceData, rateLimit: number | undefined): M
   const expiry = inferExpiry(source.customers, defaults.settings.expiry);
   assume("shop.expiry", expiry.value, expiry.why);
 
+  // Looked up through maps, not searched: the source decides how many there are.
   const rewards: RewardInput[] = source.rewards.map((r) => reward(r));
+  const known = new Set(rewards.map((r) => r.id));
   // Tier-locked and POS-only rewards are left out of GET /rewards; a tier's rewards show the first.
   for (const tier of [...source.tiers].sort((a, b) => a.milestone - b.milestone)) {
     for (const r of tier.rewards) {
-      if (rewards.some((known) => known.id === Number(r.id))) continue;
+      if (known.has(Number(r.id))) continue;
+      known.add(Number(r.id));
       rewards.push({ ...reward(r), tierId: Number(tier.id) });
       assume(`rewards[${rewards.length - 1}].tierId`, Number(tier.id), `reward ${r.id} is granted by tier ${tier.id} (${tier.name}) but not in GET /rewards, which leaves out tier-locked and POS-only rewards: locked to the lowest tier granting it`);
     }
   }
-  const byName = (name: string) => rewards.find((r) => r.name === name)?.id;
-  let nextId = Math.max(0, ...rewards.map((r) => r.id)) + 1;
+  const ids = new Map<string, number>();
+  for (const r of rewards) if (!ids.has(r.name)) ids.set(r.name, r.id);
+  const byName = (name: string) => ids.get(name);
+  let nextId = rewards.reduce((max, r) => Math.max(max, r.id), 0) + 1;
+  const spentOn = new Map<string, number>();
+  for (const a of allActivities) if (a.stampChange < 0 && !spentOn.has(a.label)) spentOn.set(a.label, -a.stampChange);
   for (const name of new Set(allCodes.map((c) => c.name))) {
     if (byName(name) !== undefined) continue;
-    const spent = allActivities.find((a) => a.label === `Redeemed ${name}` && a.stampChange < 0);
-    rewards.push({ id: nextId++, name, price: spent ? -spent.stampChange : 1, exchangeType: "stamps", posOnly: true });
-    assume(`rewards[${rewards.length - 1}]`, rewards.at(-1), `codes were issued for "${name}", which no listed or tier reward is: a POS-only reward, priced ${spent ? "as a redemption of it cost" : "1 (no redemption of it was read)"}; its id is made up`);
+    const spent = spentOn.get(`Redeemed ${name}`);
+    ids.set(name, nextId);
+    rewards.push({ id: nextId++, name, price: spent ?? 1, exchangeType: "stamps", posOnly: true });
+    assume(`rewards[${rewards.length - 1}]`, rewards.at(-1), `codes were issued for "${name}", which no listed or tier reward is: a POS-only reward, priced ${spent !== undefined ? "as a redemption of it cost" : "1 (no redemption of it was read)"}; its id is made up`);
   }
   rewards.forEach((r, i) => {
     if (r.exchangeType === "variable") assume(`rewards[${i}].minAmount/maxAmount`, null, "production does not show a variable reward's bounds: none (any amount from 1 to 2147483647)");

@@ -9,7 +9,13 @@ import type { z } from "@hono/zod-openapi";
 import { OPERATIONS } from "../contract/index.js";
 import { API_BASE } from "../http/base.js";
 import { envelope, listEnvelope, pagedEnvelope } from "../http/schemas.js";
-import type { PoliteReader } from "./client.js";
+import { MAX_CUSTOMER_CODES } from "../engine/limits.js";
+import { RECORD_ID } from "../engine/pagination.js";
+import { SourceError, type PoliteReader } from "./client.js";
+import { ImportError } from "./errors.js";
+import { mergeTargets } from "./merges.js";
+import { MAX_CUSTOMERS } from "./options.js";
+import { readPages } from "./pages.js";
 
 const { getShop, listTiers, listEarnRules, listRewards, listBeacons, listCustomers, getCustomer, listActivities, listRewardCodes } = OPERATIONS;
 
@@ -72,61 +78,69 @@ export async function readSource(reader: PoliteReader, options: ReadOptions, est
   const beacons = (await reader.get(listBeacons.path, listEnvelope(listBeacons.answer.schema))).data;
   progress(`read the program (${reader.sent} requests)`);
 
-  const wanted = options.customers === "all" ? Number.POSITIVE_INFINITY : options.customers;
-  const listed: SourceCustomerRecord[] = [];
-  let after: string | undefined;
-  while (listed.length < wanted) {
-    const first = listed.length === 0 && after === undefined;
-    const query = { limit: Math.min(PAGE, wanted - listed.length), ...(first && { hasCount: true }), after };
-    const page = await reader.get(pathOf(listCustomers.path, {}, query), pagedEnvelope(listCustomers.answer.schema));
-    if (first) {
-      const total = Math.min(wanted, page.meta.pagination.count ?? page.data.length);
+  // "all" is held to the most --customers takes: a source listing more is not read whole.
+  const wanted = options.customers === "all" ? MAX_CUSTOMERS : options.customers;
+  const list = await readPages(reader, {
+    what: "listing customers",
+    path: ({ first, limit, after }) => pathOf(listCustomers.path, {}, { limit, ...(first && { hasCount: true }), after }),
+    schema: pagedEnvelope(listCustomers.answer.schema),
+    wanted,
+    pageSize: PAGE,
+    onCount: (count) => {
+      const total = Math.max(0, Math.min(wanted, count ?? 0));
       estimate.total += Math.max(0, Math.ceil(total / PAGE) - 1) + 2 * total;
-    }
-    listed.push(...page.data);
-    if (!page.meta.pagination.hasNext || page.meta.pagination.nextCursor === null) break;
-    after = page.meta.pagination.nextCursor;
-  }
+    },
+    unique: (c) => `customer ${c.id}`,
+  });
+  if (list.more && options.customers === "all") throw new SourceError(`listing customers: the source lists more than ${MAX_CUSTOMERS} customers, the most one import reads; import some with --customers N; nothing was written`);
+  const listed = list.items;
+  for (const c of listed) checkIds(c);
+  // What is left is known now, whatever count the first page claimed.
+  estimate.total = reader.sent + 2 * listed.length;
 
+  const targets = await mergeTargets(reader, listed, async (id) => {
+    estimate.total += 3;
+    const { nextReward: _, ...target } = (await reader.get(pathOf(getCustomer.path, { id }), envelope(getCustomer.answer.schema))).data;
+    checkIds(target);
+    return target;
+  });
   const customers: SourceCustomer[] = [];
   for (const customer of listed) {
     customers.push(await readCustomer(reader, customer, options.activities, estimate));
     progress(`read ${customers.length} of ${listed.length} customers (${reader.sent} requests)`);
   }
-  // A merged customer points at the one it was merged into: read that one too, so the reference holds.
-  const have = new Set(customers.map((c) => c.customer.id));
-  for (let i = 0; i < customers.length; i++) {
-    const into = customers[i]!.customer.mergedIntoCustomerId;
-    if (into === undefined || have.has(into)) continue;
-    have.add(into);
-    estimate.total += 3;
-    const { nextReward: _, ...target } = (await reader.get(pathOf(getCustomer.path, { id: into }), envelope(getCustomer.answer.schema))).data;
+  for (const target of targets) {
     customers.push(await readCustomer(reader, target, options.activities, estimate));
-    progress(`read customer ${into}, whom a customer was merged into (${reader.sent} requests)`);
+    progress(`read customer ${target.id}, whom a customer was merged into (${reader.sent} requests)`);
   }
   return { shop, tiers, earnRules, rewards, beacons, customers, listed: listed.length };
 }
 
-async function readCustomer(reader: PoliteReader, customer: SourceCustomerRecord, wanted: number, estimate: Estimate): Promise<SourceCustomer> {
-  const activities: SourceActivity[] = [];
-  let after: string | undefined;
-  let cut = false;
-  for (;;) {
-    const first = after === undefined;
-    const query = { limit: Math.min(PAGE, wanted - activities.length), ...(first && { hasCount: true }), after };
-    const page = await reader.get(pathOf(listActivities.path, { id: customer.id }, query), pagedEnvelope(listActivities.answer.schema));
-    const { hasNext, nextCursor, count } = page.meta.pagination;
-    if (first && count !== null) estimate.total += Math.max(0, Math.ceil(Math.min(wanted, count) / PAGE) - 1);
-    activities.push(...page.data);
-    if (!hasNext || nextCursor === null) break;
-    if (activities.length >= wanted) {
-      cut = true;
-      break;
-    }
-    after = nextCursor;
+/** A fixture holds ids of 1 to 20 digits: a longer one is said now, before its history is asked for. */
+function checkIds(c: SourceCustomerRecord): void {
+  for (const id of [c.id, c.mergedIntoCustomerId]) {
+    if (id !== undefined && !RECORD_ID.test(id)) throw new ImportError(`the source lists a customer id of ${id.length} digits; a fixture holds ids of 1 to 20 digits, so nothing was written`);
   }
+}
+
+async function readCustomer(reader: PoliteReader, customer: SourceCustomerRecord, wanted: number, estimate: Estimate): Promise<SourceCustomer> {
+  const history = await readPages(reader, {
+    what: `listing the activities of customer ${customer.id}`,
+    path: ({ first, limit, after }) => pathOf(listActivities.path, { id: customer.id }, { limit, ...(first && { hasCount: true }), after }),
+    schema: pagedEnvelope(listActivities.answer.schema),
+    wanted,
+    pageSize: PAGE,
+    onCount: (count) => {
+      if (count !== null) estimate.total += Math.max(0, Math.ceil(Math.min(wanted, Math.max(0, count)) / PAGE) - 1);
+    },
+    unique: (a) => `activity ${a.id}`,
+  });
   const codes = (await reader.get(pathOf(listRewardCodes.path, { id: customer.id }), listEnvelope(listRewardCodes.answer.schema))).data;
-  return { customer, activities, cut, codes };
+  // The fixture would refuse it: said now, before the rest of the quota is spent.
+  if (codes.length > MAX_CUSTOMER_CODES) {
+    throw new ImportError(`customer ${customer.id} holds ${codes.length} reward codes, more than the ${MAX_CUSTOMER_CODES} a customer may hold in a fixture (docs/limits.md): nothing was written; import fewer customers, with --customers N`);
+  }
+  return { customer, activities: history.items, cut: history.more, codes };
 }
 
 /** The requests an import would send, as `--plan` prints them, and a line with their count. */

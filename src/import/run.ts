@@ -9,12 +9,17 @@ import { renameSync, rmSync, writeFileSync } from "node:fs";
 import { FixtureError, parseFixture } from "../program/load.js";
 import { DEFAULT_REFERENCE_DATE } from "../program/schema.js";
 import { PoliteReader } from "./client.js";
-import { originalsOf, pseudonymise, realValues, toFixtureCustomers } from "./customers.js";
-import { findLeaks, type Leak } from "./leaks.js";
+import { ImportError } from "./errors.js";
+import { checkDestination } from "./destination.js";
+import { pseudonymise, toFixtureCustomers } from "./customers.js";
+import { digitsOf } from "./finder.js";
+import { findLeaks, type Leak, type Originals } from "./leaks.js";
+import { finderOf, realValues, type RealValues } from "./originals.js";
 import { parseImportOptions, type ImportOptions } from "./options.js";
 import { mapProgram, newestInstant, type Assumption, type FixtureInput } from "./program.js";
+import { oneLine } from "./printable.js";
 import { Pseudonyms } from "./pseudonyms.js";
-import { plan, readSource, type Estimate } from "./read.js";
+import { plan, readSource, type Estimate, type SourceData } from "./read.js";
 
 /** The file would hold an original personal value or code: nothing is written. Exit code 1. */
 export class LeakError extends Error {
@@ -31,10 +36,7 @@ export class LeakError extends Error {
   }
 }
 
-/** The fixture made from the source does not load: nothing is written. Exit code 1. */
-export class ImportError extends Error {
-  override readonly name = "ImportError";
-}
+export { ImportError };
 
 export interface ImportDeps {
   fetch?: typeof fetch;
@@ -63,6 +65,7 @@ export async function runImport(input: ImportOptions, deps: ImportDeps = {}): Pr
   const options = parseImportOptions(input);
   if (options.plan) return { kind: "plan", lines: plan(options) };
   const out = options.out!;
+  checkDestination(out, options.force);
   const progress = deps.progress ?? (() => {});
   const estimate: Estimate = { total: 0 };
   const reader: PoliteReader = new PoliteReader({
@@ -80,23 +83,24 @@ export async function runImport(input: ImportOptions, deps: ImportDeps = {}): Pr
   const program = mapProgram(source, reader.limit);
   const referenceDate = newestInstant(source);
   const customers = toFixtureCustomers(source, program, referenceDate ?? DEFAULT_REFERENCE_DATE);
-  const found = realValues(source, program);
+  const real = realValues(source, program);
   const salt = options.salt ?? randomBytes(16).toString("hex");
-  const fakes = new Pseudonyms(salt, found.real);
+  const fakes = new Pseudonyms(salt, real);
   const fixture: FixtureInput = {
+    // First: how the next import knows this file as one it may replace (destination.ts, WRITTEN_START).
     assumptions: program.assumptions,
     ...program.fixture,
     ...(referenceDate !== undefined && { generation: { referenceDate } }),
     customers: pseudonymise(customers, fakes, options),
   };
 
-  const leaks = findLeaks(fixture, originalsOf(source, found, options));
+  const leaks = findLeaks(fixture, originalsOf(real, source, options));
   if (leaks.length > 0) throw new LeakError(out, leaks);
   try {
     parseFixture(fixture, out);
   } catch (error) {
     if (!(error instanceof FixtureError)) throw error;
-    throw new ImportError(`the fixture made from ${options.from} would not load, so it was not written:\n${error.problems.map((p) => `  - ${p}`).join("\n")}\nThe source answered something its documentation does not describe, or this is a bug in loyalty-sim import.`);
+    throw new ImportError(`the fixture made from ${options.from} would not load, so it was not written:\n${error.problems.map((p) => `  - ${oneLine(p)}`).join("\n")}\nThe source answered something its documentation does not describe, or this is a bug in loyalty-sim import.`);
   }
   writeAtomically(out, `${JSON.stringify(fixture, null, 2)}\n`);
   return {
@@ -108,6 +112,16 @@ export async function runImport(input: ImportOptions, deps: ImportDeps = {}): Pr
     waitedMs: reader.waitedMs,
     assumptions: program.assumptions,
     salted: options.salt !== undefined,
+  };
+}
+
+/** What the leak check looks for, given what was kept on purpose. */
+function originalsOf(real: RealValues, source: SourceData, options: { keepPersonalData: boolean; remapIds: boolean }): Originals {
+  const keep = options.keepPersonalData;
+  return {
+    finder: finderOf(real, { personal: !keep, ids: options.remapIds }),
+    phones: keep ? new Set() : new Set([...real.phones].map(digitsOf)),
+    birthdays: keep ? [] : source.customers.map((c) => c.customer.dateOfBirth),
   };
 }
 

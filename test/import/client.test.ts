@@ -61,6 +61,6 @@ describe("import's reader", () => {
     await new Promise((resolve) => server.close(resolve));
     const polite = new PoliteReader({ origin: `http://127.0.0.1:${port}`, fetch, apiKey: "k", apiSecret: SECRET, left: () => 1 });
     const error = await polite.get("/shop", shop).catch((e: unknown) => e as Error);
-    expect(error).toEqual(new SourceError(`could not reach http://127.0.0.1:${port} (GET /rest_api/v1/shop): ECONNREFUSED`));
+    expect(error).toEqual(new SourceError(`GET /rest_api/v1/shop to http://127.0.0.1:${port} failed: no answer: ECONNREFUSED; nothing was written`));
   });
 });
