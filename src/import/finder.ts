@@ -76,6 +76,13 @@ export class Finder {
   /** Codes of several words by their words run together: `LOYALAB12CD` is `LOYAL-AB12CD` too. */
   readonly #squeezed = new Map<string, Entry>();
 
+  /** Phrases kept: each once, however many times it was added. */
+  get size(): number {
+    let n = 0;
+    for (const entries of this.#byKey.values()) n += entries.length;
+    return n;
+  }
+
   /**
    * Adds `phrase` under the words of `text` (its value, or a full name); false when it has none.
    * A code with no letter or digit after its last `-` (`LOYAL-`, only its prefix) is found only as

@@ -46,15 +46,17 @@ describe("import's Finder", () => {
     expect(emailsIn(`${"a@".repeat(100_000)}b`)).toEqual([]);
   });
 
-  it("keeps a phrase given many times once: 100,000 customers called Ada, 10,000 labels", { timeout: 10_000 }, () => {
+  it("keeps a phrase given many times once: 100,000 customers called Ada, 10,000 labels", () => {
     const finder = new Finder();
     for (let i = 0; i < 100_000; i++) finder.add(name(i % 2 ? "Ada" : "ADA"));
+    // One entry to walk at each "Ada" of a label, not 100,000 (32 s for these labels before).
+    expect(finder.size).toBe(1);
     let hits = 0;
     for (let i = 0; i < 10_000; i++) hits += finder.find(`Thanks Ada, ${i}`).hits.length;
     expect(hits).toBe(10_000);
   });
 
-  it("looks codes that are only their prefix up by their words too: 100,000 of them, 10,000 labels", { timeout: 10_000 }, () => {
+  it("looks codes that are only their prefix up by their words too: 100,000 of them, 10,000 labels", () => {
     const finder = new Finder();
     for (let i = 0; i < 100_000; i++) finder.add({ kind: "discount code", value: `P${i}-` });
     let hits = 0;

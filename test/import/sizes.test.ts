@@ -39,7 +39,7 @@ describe("issue 35: answers as large as the bound allows", () => {
     const run = await importShop(shop);
     expect(run.code).toBe(0);
     expect(run.out.match(/^ {2}rewards\[\d+\]\.tierId = 1: /gm)).toHaveLength(150_000);
-  }, 120_000);
+  });
 
   it("a customer holding 20,000 codes stops the import once they are read: exit 1, nothing written", async () => {
     const codes = Array.from({ length: 20_000 }, (_, i) => ({ id: String(i + 1), name: `Gift ${i}`, code: `LOYAL-${i}`, used: true, createdAt: "2026-10-01T09:00:00+00:00" }));
@@ -47,7 +47,7 @@ describe("issue 35: answers as large as the bound allows", () => {
     expect(run.code).toBe(1);
     expect(run.err).toBe("loyalty-sim import: customer 81 holds 20000 reward codes, more than the 1000 a customer may hold in a fixture (docs/limits.md): nothing was written; import fewer customers, with --customers N\n");
     expect(run.requests).toBe(8);
-  }, 120_000);
+  });
 
   it("a chain of merges through 200,000 listed customers that comes back round: stopped once the list is read", async () => {
     const n = 200_000;
@@ -57,7 +57,7 @@ describe("issue 35: answers as large as the bound allows", () => {
     expect(run.err).toBe("loyalty-sim import: customer 1000000 was merged into customer 1000001, who was merged into ..., who was merged into customer 1199999, who was merged back into customer 1000000: the source's merges go round; nothing was written\n");
     expect(run.requests).toBe(5 + n / 1000);
     // Seconds when linear (6 s on 2 busy cores); it took 72 s when each step searched the chain.
-  }, 40_000);
+  });
 
   it("a customer id of 100,000 digits stops the import once listed: exit 1, before its history is asked for", async () => {
     const run = await importShop({ program: await program(), customers: [{ record: { ...ada, id: "9".repeat(100_000) }, activities: [], codes: [] }], hidden: [] });
