@@ -11,7 +11,7 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { parseConfig } from "../../src/config.js";
 import { buildSimulator } from "../../src/simulator/simulator.js";
-import { ensureBuilt, killAll, runCli } from "../support/cli.js";
+import { ensureBuilt, killAll, runCli, startCli, stopCli } from "../support/cli.js";
 
 type Json = any;
 let dir: string;
@@ -87,8 +87,12 @@ describe("a data file that cannot be served stops the start with exit 2, naming 
   it("the file as written (unedited) starts", async () => {
     const file = join(mkdtempSync(join(dir, "case-")), "state.json");
     writeFileSync(file, JSON.stringify(written));
-    const result = await runCli(["--port", "0", "--data", file], {});
-    expect(result.signal).toBe("SIGKILL"); // still serving when the run was stopped
-    expect(result.stdout).toContain(`(restored from ${file})`);
+    const cli = await startCli(["--port", "0", "--data", file]);
+    try {
+      expect(cli.banner).toContain(`(restored from ${file})`);
+      expect((await fetch(`${cli.origin}/__sim/health`)).status).toBe(200);
+    } finally {
+      await stopCli(cli);
+    }
   });
 });
