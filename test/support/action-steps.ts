@@ -57,7 +57,9 @@ export function actionJobs() {
     const found = action.runs.steps.find((s) => s.id === id)!;
     const values = Object.fromEntries(Object.entries(action.inputs).map(([name, input]) => [name, inputs[name] ?? input.default]));
     const stepEnv = Object.fromEntries(Object.entries(found.env ?? {}).map(([key, value]) => [key, value.replace(/^\$\{\{ inputs\.(\w+) \}\}$/, (_, name: string) => values[name]!)]));
-    const result = await shell(found.run, env.GITHUB_WORKSPACE, { ...env, ...stepEnv });
+    // A runner whose npm cache is warm (actions/setup-node's `cache: npm`), as this machine's is:
+    // an install asks the registry only for what the cache lacks.
+    const result = await shell(found.run, env.GITHUB_WORKSPACE, { npm_config_prefer_offline: "true", ...env, ...stepEnv });
     const output = Object.fromEntries(readFileSync(env.GITHUB_OUTPUT, "utf8").split("\n").filter(Boolean).map((l) => l.split(/=(.*)/s).slice(0, 2) as [string, string]));
     if (output.pid) started.push(Number(output.pid));
     return { ...result, env: readFileSync(env.GITHUB_ENV, "utf8"), output };
