@@ -3,16 +3,24 @@
  * so a run with the same seed repeats exactly; and seeded faker instances for generation.
  * @module
  */
-import { base, en, Faker } from "@faker-js/faker";
+import type { Faker } from "@faker-js/faker";
+import { faker as english } from "@faker-js/faker/locale/en";
 
 export interface RandomSource {
   /** A float in [0, 1). */
   next(): number;
 }
 
+/**
+ * Faker's class, from its English instance: the package root, the one module that exports the
+ * class, loads every locale (2.3 MB of code, 0.6 s of CPU at each start; docs/performance.md),
+ * `locale/en` only English. test/engine/random.test.ts holds what it makes to the root's class.
+ */
+const FakerOfEnglish = english.constructor as typeof Faker;
+
 /** A faker of our own (never the shared module instance), English (with faker's base locale under it, as its `en` module has), seeded. */
 export function seededFaker(seed: number): Faker {
-  const instance = new Faker({ locale: [en, base] });
+  const instance = new FakerOfEnglish({ locale: english.rawDefinitions });
   instance.seed(seed);
   return instance;
 }
