@@ -34,9 +34,9 @@ export default defineConfig({
     maxWorkers: availableParallelism(),
     projects: [
       // Files share their worker's modules (each file's own code still runs afresh): the simulator's
-      // module graph is evaluated once a worker, not once a file (import 164 s -> 40 s of a run).
-      // That holds while src/ and test/support/ keep no state at module level; the files below
-      // need a worker of their own, and say why.
+      // module graph is evaluated once a worker, not once a file (CONTRIBUTING.md, "The suite's
+      // time"). That holds while src/ and test/support/ keep no state at module level; the files
+      // in ISOLATED need modules of their own, and say why.
       { extends: true, test: { name: "all", include: ["test/**/*.test.ts"], exclude: ISOLATED, isolate: false } },
       { extends: true, test: { name: "isolated", include: ISOLATED } },
       // The API tests once more through a real port: the Node server, buffered bodies and Node's headers.
